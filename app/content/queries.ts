@@ -1,0 +1,19 @@
+/**
+ * Every GROQ query the app runs, in one file. The same text runs on the embedded
+ * dataset (groq-js) and on Sanity.
+ */
+
+/**
+ * Every funnel with the shared question documents they reference. Loaded as one set
+ * (there are a handful), so looking up a URL never queries per path.
+ */
+export const ALL_FUNNELS = /* groq */ `{
+  "funnels": *[_type == "funnel"],
+  "sharedQuestions": *[_type == "question" && _id in *[_type == "funnel"].steps[].questions[]._ref]
+}`;
+
+export const INSIGHT_BY_ID = /* groq */ `*[_type == "insight" && _id == $id][0]`;
+
+export const SITE_SETTINGS = /* groq */ `*[_id == "siteSettings"][0]`;
+
+export const LANDING_PAGE = /* groq */ `*[_id == "page-landing"][0]`;

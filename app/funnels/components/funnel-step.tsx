@@ -1,0 +1,26 @@
+import type { ComponentType } from "react";
+import type { Step } from "../schema";
+import type { StepView, ViewOf } from "../view";
+import { AnalysingStep } from "./analysing-step";
+import { IntroStep } from "./intro-step";
+import { QuestionStep } from "./question-step";
+import { InsightStep, ResultStep } from "./result-step";
+import { SummaryStep } from "./summary-step";
+
+type Renderers = { [T in Step["type"]]: ComponentType<{ view: ViewOf<T>; error?: string }> };
+
+/** One renderer per step type; a new funnel needs no new components. */
+const renderers: Renderers = {
+  intro: IntroStep,
+  question: QuestionStep,
+  analysing: AnalysingStep,
+  insight: InsightStep,
+  summary: SummaryStep,
+  result: ResultStep,
+};
+
+export function FunnelStep({ view, error }: { view: StepView; error?: string }) {
+  const Renderer = renderers[view.step.type] as ComponentType<{ view: StepView; error?: string }>;
+  // A new key per step resets each renderer's local state (choices, timers).
+  return <Renderer key={`${view.funnel.id}/${view.step.id}`} view={view} error={error} />;
+}

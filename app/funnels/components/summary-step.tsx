@@ -1,0 +1,33 @@
+import { Link } from "@remix-run/react";
+import { ArrowRightIcon } from "~/components/ui/icons";
+import type { ViewOf } from "../view";
+import { StepChrome, useStepFocus } from "./step-chrome";
+
+export function SummaryStep({ view }: { view: ViewOf<"summary"> }) {
+  const { step } = view;
+  const heading = useStepFocus<HTMLHeadingElement>();
+  return (
+    <StepChrome backHref={view.backHref} label={step.label} progress={step.progress}>
+      <h1 ref={heading} tabIndex={-1} className="text-3xl font-semibold leading-tight outline-none sm:text-4xl">
+        {step.title}
+      </h1>
+      {step.subtitle ? <p className="mt-2 text-muted">{step.subtitle}</p> : null}
+      <ul className="mt-7 grid gap-3">
+        {(view.cards ?? []).map((card) => (
+          <li key={card.title} className="card px-5 py-4">
+            <p className="text-sm font-semibold uppercase tracking-[0.1em] text-rose-700">{card.title}</p>
+            <p className="mt-1 text-lg font-medium">{card.value}</p>
+          </li>
+        ))}
+      </ul>
+      {view.nextHref ? (
+        <div className="mt-8">
+          <Link to={view.nextHref} className="btn-primary w-full">
+            {step.continueLabel}
+            <ArrowRightIcon />
+          </Link>
+        </div>
+      ) : null}
+    </StepChrome>
+  );
+}

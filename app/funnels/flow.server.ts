@@ -1,0 +1,176 @@
+/**
+ * What happens when a visitor opens or submits a funnel step: find the funnel, read
+ * their answers, apply the engine, record analytics. Routes only translate the outcome
+ * into a response.
+ */
+import { recordEvent } from "~/analytics/events.server";
+import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
+import { readFormEntries } from "~/utils/form.server";
+import {
+  canContinue,
+  describeAnswer,
+  entryStep,
+  fillTemplate,
+  findStep,
+  journey,
+  nextTarget,
+  pickInsight,
+  previousStepId,
+  stepAccess,
+  stepPath,
+  submitStep,
+  targetPath,
+  type Answers,
+} from "./engine";
+import type { Funnel, Step } from "./schema";
+import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
+import type { ClientStep, InsightView, StepView } from "./view";
+
+export type LoadOutcome =
+  | { kind: "not-found" }
+  | { kind: "redirect"; to: string; setCookie?: string }
+  | { kind: "view"; view: StepView; setCookie?: string };
+
+export type SubmitOutcome =
+  | { kind: "not-found" }
+  | { kind: "redirect"; to: string; setCookie?: string }
+  | { kind: "invalid"; status: number; error: string };
+
+type Located = { kind: "found"; funnel: Funnel; step: Step } | { kind: "not-found" } | { kind: "redirect"; to: string };
+
+/** The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to its start. */
+async function locate(route: string, stepParam: string | undefined): Promise<Located> {
+  const funnel = await getFunnelByRoute(route);
+  if (!funnel) return { kind: "not-found" };
+  if (stepParam === undefined) return { kind: "found", funnel, step: entryStep(funnel) };
+  const step = findStep(funnel, stepParam);
+  return step ? { kind: "found", funnel, step } : { kind: "redirect", to: funnel.route };
+}
+
+function answersFor(step: Step, answers: Answers): Record<string, string | string[]> {
+  if (step.type !== "question") return {};
+  const picked: Record<string, string | string[]> = {};
+  for (const q of step.questions) {
+    const value = answers[q.field];
+    if (value !== undefined) picked[q.field] = typeof value === "string" ? value : [...value];
+  }
+  return picked;
+}
+
+function toClientStep(step: Step): ClientStep {
+  const { next: _next, pick: _pick, ...rest } = step as Step & { next?: unknown; pick?: unknown };
+  return rest as ClientStep;
+}
+
+async function insightView(funnel: Funnel, id: string, answers: Answers): Promise<InsightView | null> {
+  const insight = await getInsight(id);
+  if (!insight) {
+    console.error(`[funnel] ${funnel.id}: insight document "${id}" is missing`);
+    return null;
+  }
+  const fill = (text: string) => fillTemplate(text, funnel, answers);
+  return { title: fill(insight.title), summary: fill(insight.summary), body: insight.body.map(fill), highlights: insight.highlights.map(fill) };
+}
+
+export async function loadFunnelStep(input: { request: Request; route: string; stepParam?: string; visitorId: string }): Promise<LoadOutcome> {
+  const located = await locate(input.route, input.stepParam);
+  if (located.kind !== "found") return located;
+  const { funnel, step } = located;
+  const state = await readFunnelState(input.request, funnel);
+
+  const access = stepAccess(funnel, step.id, state.answers, state.result !== undefined);
+  if (!access.ok) return { kind: "redirect", to: access.redirectTo };
+
+  const base = {
+    funnel: { id: funnel.id, route: funnel.route, pageTitle: funnel.pageTitle },
+    step: toClientStep(step),
+    answers: answersFor(step, state.answers),
+    backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
+  };
+
+  switch (step.type) {
+    case "intro":
+      await recordEvent({ visitorId: input.visitorId, name: "funnel_viewed", funnel: funnel.id, step: step.id });
+      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+
+    case "question":
+      return { kind: "view", view: base };
+
+    case "analysing":
+      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+
+    case "insight": {
+      const insight = await insightView(funnel, pickInsight(step.pick, state.answers)._ref, state.answers);
+      return { kind: "view", view: { ...base, insight: insight ?? undefined, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+    }
+
+    case "summary": {
+      const source = step.answersFrom ? await getFunnelById(step.answersFrom) : funnel;
+      if (!source) return { kind: "not-found" };
+      const answers = source === funnel ? state.answers : (await readFunnelState(input.request, source)).answers;
+      const cards = step.cards
+        .map((card) => ({ title: card.title, value: describeAnswer(source, answers, card.field, card.limit) }))
+        .filter((card): card is { title: string; value: string } => card.value !== undefined)
+        .slice(0, step.maxCards);
+      // Nothing to summarise yet: start the funnel the answers come from.
+      if (cards.length === 0 && source !== funnel) return { kind: "redirect", to: source.route };
+      return { kind: "view", view: { ...base, cards, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+    }
+
+    case "result": {
+      let next: FunnelState = state;
+      let setCookie: string | undefined;
+      // Every question answered: work out the result now, keep it, and clear the answers.
+      if (journey(funnel, state.answers).end === "result") {
+        const insight = pickInsight(step.pick, state.answers)._ref;
+        next = { answers: {}, result: { insight, answers: { ...state.answers } as Record<string, string | string[]>, at: new Date().toISOString() } };
+        setCookie = await writeFunnelState(funnel, next);
+        await recordEvent({ visitorId: input.visitorId, name: "funnel_completed", funnel: funnel.id, step: step.id, props: { insight, answers: state.answers } });
+      }
+      const result = next.result!;
+      const insight = await insightView(funnel, result.insight, result.answers);
+      return { kind: "view", view: { ...base, insight: insight ?? undefined }, setCookie };
+    }
+  }
+}
+
+function previousHref(funnel: Funnel, step: Step, answers: Answers): string | undefined {
+  const previous = previousStepId(funnel, step.id, answers);
+  return previous === undefined ? undefined : stepPath(funnel, previous);
+}
+
+export async function submitFunnelStep(input: { request: Request; route: string; stepParam?: string }): Promise<SubmitOutcome> {
+  const located = await locate(input.route, input.stepParam);
+  if (located.kind !== "found") return located;
+  const { funnel, step } = located;
+
+  const form = await readFormEntries(input.request);
+  if (!form.ok) return { kind: "invalid", status: form.status, error: form.error };
+
+  const state = await readFunnelState(input.request, funnel);
+  const access = stepAccess(funnel, step.id, state.answers, state.result !== undefined);
+  if (!access.ok) return { kind: "redirect", to: access.redirectTo };
+
+  if (step.type === "intro") {
+    if (form.entries.length > 0) return { kind: "invalid", status: 400, error: "This page doesn't take any answers." };
+    const next: FunnelState = step.resetAnswers ? { answers: {} } : state;
+    return {
+      kind: "redirect",
+      to: targetPath(funnel, nextTarget(step.next, next.answers)),
+      setCookie: step.resetAnswers ? await writeFunnelState(funnel, next) : undefined,
+    };
+  }
+
+  if (step.type !== "question") return { kind: "invalid", status: 405, error: "There is nothing to submit on this page." };
+
+  const submitted = submitStep(step, form.entries);
+  if (!submitted.ok) return { kind: "invalid", status: 400, error: submitted.error };
+  const answers = { ...state.answers, ...submitted.answers };
+  if (!canContinue(step, answers)) return { kind: "invalid", status: 400, error: "Please answer this step to continue." };
+  const next: FunnelState = { ...state, answers };
+  return {
+    kind: "redirect",
+    to: targetPath(funnel, nextTarget(step.next, answers)),
+    setCookie: await writeFunnelState(funnel, next),
+  };
+}

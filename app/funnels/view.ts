@@ -1,0 +1,24 @@
+/** What a funnel step's page receives from the server (shared by the loader and the renderers). */
+import type { Step, StepOfType } from "./schema";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A step as the page needs it: no branching rules, no other steps. */
+export type ClientStep = DistributiveOmit<Step, "next" | "pick">;
+export type ClientStepOfType<T extends Step["type"]> = Omit<StepOfType<T>, "next" | "pick">;
+
+export type InsightView = { title: string; summary: string; body: string[]; highlights: string[] };
+
+export type StepView = {
+  funnel: { id: string; route: string; pageTitle: string };
+  step: ClientStep;
+  /** Saved answers for this step's questions (to preselect them). */
+  answers: Record<string, string | string[]>;
+  backHref?: string;
+  /** Where the step leads when it moves on by itself or by link (intro, analysing, insight, summary). */
+  nextHref?: string;
+  insight?: InsightView;
+  cards?: { title: string; value: string }[];
+};
+
+export type ViewOf<T extends Step["type"]> = Omit<StepView, "step"> & { step: ClientStepOfType<T> };

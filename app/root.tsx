@@ -1,0 +1,68 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { SiteFooter, SiteHeader } from "~/components/site-chrome";
+import { NotFound, UnexpectedError } from "~/components/error-screens";
+import { getSiteSettings } from "~/content/content.server";
+import stylesheet from "~/styles/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Glow Coach" }];
+
+export async function loader(_: LoaderFunctionArgs) {
+  const settings = await getSiteSettings();
+  return { brandName: settings.brandName, supportEmail: settings.supportEmail };
+}
+
+// Site settings change rarely; do not re-fetch them on every navigation.
+export const shouldRevalidate = () => false;
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#fbf6f1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <SiteHeader brandName={data?.brandName ?? "Glow Coach"} />
+        <main id="main" className="flex flex-1 flex-col">
+          {children}
+        </main>
+        <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
+    return <UnexpectedError title="We couldn't do that" message={typeof error.data === "string" ? error.data : error.statusText} />;
+  }
+  return <UnexpectedError />;
+}

@@ -1,0 +1,43 @@
+/**
+ * Every funnel step: /quiz, /quiz/3, /makeup/result, ... The funnel is found by the
+ * first path segment; the step renderer is chosen by the step's type.
+ */
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { FunnelStep } from "~/funnels/components/funnel-step";
+import { loadFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
+import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+
+function cookieHeaders(setCookie?: string): HeadersInit {
+  return setCookie ? { "Set-Cookie": setCookie, "Cache-Control": PRIVATE_NO_STORE } : { "Cache-Control": PRIVATE_NO_STORE };
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const outcome = await loadFunnelStep({ request, route: `/${params.funnel}`, stepParam: params.step, visitorId: context.visitorId });
+  if (outcome.kind === "not-found") throw notFound(request);
+  if (outcome.kind === "redirect") throw redirect(outcome.to, { headers: cookieHeaders(outcome.setCookie) });
+  return data(outcome.view, { headers: cookieHeaders(outcome.setCookie) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const outcome = await submitFunnelStep({ request, route: `/${params.funnel}`, stepParam: params.step });
+  if (outcome.kind === "not-found") throw notFound(request);
+  if (outcome.kind === "redirect") throw redirect(outcome.to, { status: 303, headers: cookieHeaders(outcome.setCookie) });
+  return data({ error: outcome.error }, { status: outcome.status, headers: cookieHeaders() });
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => ({
+  "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE_NO_STORE,
+});
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: "Glow Coach" }];
+  const heading = "headline" in data.step ? data.step.headline : "title" in data.step ? data.step.title : undefined;
+  return [{ title: `${data.funnel.pageTitle} · Glow Coach` }, ...(heading ? [{ name: "description", content: heading }] : [])];
+};
+
+export default function FunnelStepRoute() {
+  const view = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return <FunnelStep view={view} error={actionData?.error} />;
+}

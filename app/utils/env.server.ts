@@ -1,0 +1,108 @@
+/**
+ * The one place the app reads process.env. Parsed once by a zod schema at start-up:
+ * a missing or malformed value in production stops the server with a message naming it.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { resolveDataDir, resolveDatabaseUrl } from "./database-url";
+
+const optionalText = z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().min(1).optional());
+const flag = z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "true", "false"]).optional()).transform((v) => v === "1" || v === "true");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /**
+   * "production" demands real secrets; "local" (the default outside NODE_ENV=production,
+   * and what `npm start` sets) generates and keeps dev secrets in the data folder.
+   */
+  APP_ENV: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["local", "production"]).optional()),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** The public origin, for links in e-mails and canonical URLs. Defaults to http://HOST:PORT. */
+  PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
+  DATA_DIR: optionalText,
+  DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().startsWith("file:", "must be a SQLite URL such as file:./data/glow-coach.db").optional()),
+  SESSION_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
+  SANITY_PROJECT_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id (letters, digits, dashes)").optional()),
+  SANITY_DATASET: z.string().regex(/^[a-z0-9_-]+$/).default("production"),
+  SANITY_API_VERSION: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 2025-02-19").default("2025-02-19"),
+  SANITY_API_TOKEN: optionalText,
+  /** Only for tests and self-hosted proxies: where the Sanity API lives. */
+  SANITY_API_HOST: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
+  SANITY_USE_CDN: flag.default(true),
+  LOG_REQUESTS: flag.default(false),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  isProduction: boolean;
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  sessionSecret: string;
+  sanity: { projectId: string; dataset: string; apiVersion: string; token?: string; apiHost?: string; useCdn: boolean } | null;
+  logRequests: boolean;
+};
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Generated once per data folder, so sessions survive restarts on a dev machine. */
+function devSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, "dev-secrets.json");
+  let secrets: Record<string, string> = {};
+  try {
+    secrets = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    // First run, or an unreadable file: start a new one.
+  }
+  if (typeof secrets[name] !== "string" || secrets[name].length < 32) {
+    secrets[name] = crypto.randomBytes(32).toString("hex");
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets[name];
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const appEnv = e.APP_ENV ?? (e.NODE_ENV === "production" ? "production" : "local");
+  const isProduction = appEnv === "production";
+  const dataDir = resolveDataDir(source);
+
+  const problems: string[] = [];
+  if (isProduction && !e.SESSION_SECRET) problems.push("SESSION_SECRET: required in production (at least 32 characters)");
+  if (isProduction && !e.PUBLIC_URL) problems.push("PUBLIC_URL: required in production (e.g. https://glowcoach.app)");
+  if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
+  if (problems.length) throw new EnvError(problems);
+
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST.includes(":") ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/$/, ""),
+    dataDir,
+    databaseUrl: resolveDatabaseUrl(source),
+    sessionSecret: e.SESSION_SECRET ?? devSecret(dataDir, "SESSION_SECRET"),
+    sanity: e.SANITY_PROJECT_ID
+      ? { projectId: e.SANITY_PROJECT_ID, dataset: e.SANITY_DATASET, apiVersion: e.SANITY_API_VERSION, token: e.SANITY_API_TOKEN, apiHost: e.SANITY_API_HOST, useCdn: e.SANITY_USE_CDN }
+      : null,
+    logRequests: e.LOG_REQUESTS,
+  };
+}
+
+/** Parsed when the server build is imported, so bad configuration stops start-up. */
+export const env: Env = parseEnv(process.env);

@@ -1,0 +1,10 @@
+/** Small response helpers shared by route modules. */
+
+/** The not-found screen, with the attempted path in the server log. */
+export function notFound(request: Request): Response {
+  console.warn(`[404] ${request.method} ${new URL(request.url).pathname}`);
+  return new Response("Not found", { status: 404 });
+}
+
+/** Funnel and account pages depend on the visitor's cookies: never cache them in shared caches. */
+export const PRIVATE_NO_STORE = "private, no-store";

@@ -1,0 +1,33 @@
+// `npm start`: builds if needed, applies database migrations, then serves the
+// production build with embedded defaults (no environment variables required).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+process.env.NODE_ENV = "production";
+// Embedded defaults unless the operator says this is a real deployment.
+process.env.APP_ENV ??= "local";
+
+const root = path.resolve(import.meta.dirname, "..");
+process.chdir(root);
+
+function newestMtime(entry) {
+  if (!fs.existsSync(entry)) return 0;
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
+}
+
+const builtAt = newestMtime("build/server/index.js");
+const sources = ["app", "public", "vite.config.ts", "package-lock.json", "prisma/schema.prisma"];
+if (!fs.existsSync("app/generated/prisma/client.ts")) {
+  execFileSync("npx", ["prisma", "generate"], { stdio: "inherit" });
+}
+if (builtAt === 0 || sources.some((source) => newestMtime(source) > builtAt)) {
+  console.log("Building the app…");
+  execFileSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
+}
+
+execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+
+await import("../server.mjs");

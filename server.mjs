@@ -1,0 +1,84 @@
+// The HTTP server: Express in front of the Remix request handler.
+// Production: serves build/ (run `npm run build` first, or use `npm start`).
+// Development (NODE_ENV=development): Vite dev middleware with hot reload.
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+const development = process.env.NODE_ENV === "development";
+
+const vite = development
+  ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
+  : undefined;
+
+/** The server build: loaded now in production, so bad configuration stops start-up here. */
+async function loadBuild() {
+  if (vite) return vite.ssrLoadModule("virtual:remix/server-build");
+  return import("./build/server/index.js");
+}
+
+let build;
+try {
+  build = await loadBuild();
+} catch (error) {
+  if (error?.name === "EnvError") {
+    console.error(`\n${error.message}\n\nSee "Configuration" in README.md.`);
+    process.exit(1);
+  }
+  throw error;
+}
+const { env } = build.entry.module;
+
+const app = express();
+app.disable("x-powered-by");
+app.use(compression());
+
+if (vite) {
+  app.use(vite.middlewares);
+} else {
+  // Fingerprinted assets never change; everything else in public/ may.
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+}
+
+if (env.logRequests) {
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    next();
+  });
+}
+
+app.all(
+  "*",
+  createRequestHandler({
+    build: vite ? () => vite.ssrLoadModule("virtual:remix/server-build") : build,
+    mode: development ? "development" : "production",
+    getLoadContext: async (req, res) => {
+      const current = vite ? await vite.ssrLoadModule("virtual:remix/server-build") : build;
+      return current.entry.module.getLoadContext(req, res);
+    },
+  }),
+);
+
+// Last resort: never show a stack trace to the browser.
+app.use((error, req, res, _next) => {
+  console.error(`[server] ${req.method} ${req.originalUrl}`, error);
+  if (res.headersSent) return res.end();
+  const status = error?.status >= 400 && error?.status < 500 ? error.status : 500;
+  res.status(status).type("text/plain").send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
+});
+
+const server = app.listen(env.port, env.host, () => {
+  console.log(`Glow Coach is ready at http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
+});
+
+function shutdown() {
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 5000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
