@@ -4,6 +4,7 @@
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import path from "node:path";
 
 const development = process.env.NODE_ENV === "development";
 
@@ -36,9 +37,24 @@ app.use(compression());
 if (vite) {
   app.use(vite.middlewares);
 } else {
-  // Fingerprinted assets never change; everything else in public/ may.
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  const files = express.static("build/client", {
+    index: false,
+    setHeaders(res, filePath) {
+      // Fingerprinted build assets never change; the rest of public/ may.
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600");
+    },
+  });
+  // A path with broken %-encoding is no file; let the app answer it (the funnel
+  // routes send a bad step back to the funnel's start) instead of a bare 400.
+  app.use((req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return next();
+    }
+    return files(req, res, next);
+  });
 }
 
 if (env.logRequests) {
@@ -52,8 +68,8 @@ if (env.logRequests) {
   });
 }
 
-app.all(
-  "*",
+// app.use, not app.all("*"): a wildcard route would decode the path and refuse broken %-encoding.
+app.use(
   createRequestHandler({
     build: vite ? () => vite.ssrLoadModule("virtual:remix/server-build") : build,
     mode: development ? "development" : "production",

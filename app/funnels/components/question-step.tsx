@@ -124,9 +124,19 @@ function isChosen(answers: Answers, field: string, value: string): boolean {
 
 function ChoiceInput({ question, option, checked, onChange }: { question: Question; option: Option; checked: boolean; onChange: () => void }) {
   const multiple = question.select === "many";
+  const id = useId();
   return (
     <label className="group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 py-3.5 shadow-soft transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500">
-      <input type={multiple ? "checkbox" : "radio"} name={question.field} value={option.value} checked={checked} onChange={onChange} className="peer sr-only" />
+      <input
+        type={multiple ? "checkbox" : "radio"}
+        name={question.field}
+        value={option.value}
+        checked={checked}
+        onChange={onChange}
+        aria-labelledby={`${id}-label`}
+        aria-describedby={option.description ? `${id}-description` : undefined}
+        className="peer sr-only"
+      />
       <span
         aria-hidden="true"
         className={`flex h-6 w-6 shrink-0 items-center justify-center border-2 border-line bg-white text-white transition-colors peer-checked:border-rose-600 peer-checked:bg-rose-600 ${multiple ? "rounded-md" : "rounded-full"}`}
@@ -134,8 +144,14 @@ function ChoiceInput({ question, option, checked, onChange }: { question: Questi
         <CheckIcon className="h-3.5 w-3.5" />
       </span>
       <span className="flex min-w-0 flex-1 flex-col">
-        <span className="text-base font-medium text-ink">{option.label}</span>
-        {option.description ? <span className="text-sm text-muted">{option.description}</span> : null}
+        <span id={`${id}-label`} className="text-base font-medium text-ink">
+          {option.label}
+        </span>
+        {option.description ? (
+          <span id={`${id}-description`} className="text-sm text-muted">
+            {option.description}
+          </span>
+        ) : null}
       </span>
       {option.badge ? <span className="rounded-full bg-rose-600 px-2.5 py-0.5 text-xs font-semibold text-white">{option.badge}</span> : null}
     </label>

@@ -1,0 +1,40 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_DATA_DIR = "test-results/e2e-data";
+
+// Debian's Chromium (Playwright cannot download browsers on these machines).
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+};
+
+const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 860 }, launchOptions: chromium };
+const phone = { ...devices["Pixel 7"], launchOptions: chromium };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [["list"]],
+  timeout: 45_000,
+  use: { baseURL: `http://127.0.0.1:${PORT}`, trace: "retain-on-failure" },
+  projects: [
+    { name: "desktop", use: desktop },
+    { name: "phone", use: phone },
+    { name: "desktop-no-js", use: { ...desktop, javaScriptEnabled: false } },
+    { name: "phone-no-js", use: { ...phone, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // The production build (npm test builds first), on a fresh data folder.
+    command: `rm -rf ${E2E_DATA_DIR} && node scripts/start.mjs`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: E2E_DATA_DIR, APP_ENV: "local" },
+  },
+});

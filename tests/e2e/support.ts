@@ -1,0 +1,34 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+
+export const E2E_DB = path.resolve("test-results/e2e-data/glow-coach.db");
+
+export function jsEnabled(testInfo: TestInfo): boolean {
+  return testInfo.project.use.javaScriptEnabled !== false;
+}
+
+/** The visitor id inside the signed gc_vid cookie (value is base64 JSON, then the signature). */
+export async function visitorId(context: BrowserContext): Promise<string> {
+  const cookie = (await context.cookies()).find((c) => c.name === "gc_vid");
+  if (!cookie) throw new Error("no visitor cookie");
+  const [payload] = decodeURIComponent(cookie.value).split(".");
+  return JSON.parse(Buffer.from(payload, "base64").toString("utf8"));
+}
+
+export function eventsFor(visitor: string): { name: string; funnel: string | null; step: string | null; props: string }[] {
+  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare("SELECT name, funnel, step, props FROM AnalyticsEvent WHERE visitorId = ? ORDER BY createdAt").all(visitor) as never;
+  } finally {
+    db.close();
+  }
+}
+
+/** Chooses an option by its visible label (radio, checkbox or option button). */
+export async function choose(page: Page, label: string) {
+  const option = page.getByRole("radio", { name: label, exact: true }).or(page.getByRole("checkbox", { name: label, exact: true }));
+  // Inputs are visually hidden behind a styled label: click the label, as a person would.
+  await page.locator("label", { has: option }).click();
+  await expect(option).toBeChecked();
+}

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "~/utils/env.server";
+
+function tempDataDir() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "glow-env-"));
+}
+
+function problems(source: Record<string, string>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("configuration", () => {
+  it("needs no variables outside production, and keeps a generated session secret", () => {
+    const DATA_DIR = tempDataDir();
+    const first = parseEnv({ DATA_DIR });
+    expect(first.host).toBe("127.0.0.1");
+    expect(first.port).toBe(3000);
+    expect(first.publicUrl).toBe("http://127.0.0.1:3000");
+    expect(first.databaseUrl).toBe(`file:${path.join(DATA_DIR, "glow-coach.db")}`);
+    expect(first.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(parseEnv({ DATA_DIR }).sessionSecret).toBe(first.sessionSecret);
+    expect(first.sanity).toBeNull();
+  });
+
+  it("refuses to start in production without a session secret, naming it", () => {
+    const message = problems({ NODE_ENV: "production", DATA_DIR: tempDataDir(), PUBLIC_URL: "https://glowcoach.app" });
+    expect(message).toContain("SESSION_SECRET: required in production");
+  });
+
+  it("treats APP_ENV=production the same way, whatever NODE_ENV says", () => {
+    expect(problems({ APP_ENV: "production", DATA_DIR: tempDataDir() })).toMatch(/SESSION_SECRET[\s\S]*PUBLIC_URL/);
+  });
+
+  it("lets `npm start` run the production build on embedded defaults (APP_ENV=local)", () => {
+    const env = parseEnv({ NODE_ENV: "production", APP_ENV: "local", DATA_DIR: tempDataDir() });
+    expect(env.isProduction).toBe(false);
+    expect(env.sessionSecret).toHaveLength(64);
+  });
+
+  it.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ SESSION_SECRET: "short" }, "SESSION_SECRET: must be at least 32 characters"],
+    [{ PUBLIC_URL: "glowcoach.app" }, "PUBLIC_URL"],
+    [{ DATABASE_URL: "postgres://x" }, "DATABASE_URL"],
+    [{ APP_ENV: "staging" }, "APP_ENV"],
+    [{ SANITY_PROJECT_ID: "My Project" }, "SANITY_PROJECT_ID"],
+    [{ SANITY_API_TOKEN: "secret" }, "SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set"],
+  ])("names a malformed value: %o", (source, name) => {
+    expect(problems({ ...source, DATA_DIR: tempDataDir() })).toContain(name);
+  });
+
+  it("accepts a full production configuration", () => {
+    const env = parseEnv({
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(40),
+      PUBLIC_URL: "https://glowcoach.app/",
+      HOST: "0.0.0.0",
+      PORT: "8080",
+      DATA_DIR: tempDataDir(),
+      SANITY_PROJECT_ID: "abc123",
+      SANITY_API_TOKEN: "token",
+    });
+    expect(env).toMatchObject({ isProduction: true, port: 8080, publicUrl: "https://glowcoach.app", sessionSecret: "x".repeat(40) });
+    expect(env.sanity).toMatchObject({ projectId: "abc123", dataset: "production", token: "token" });
+  });
+});

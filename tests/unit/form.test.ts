@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { MAX_FORM_BYTES, readFormEntries } from "~/utils/form.server";
+
+function post(body: BodyInit, headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" }) {
+  return new Request("http://localhost/quiz/1", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+}
+
+describe("reading a form body", () => {
+  it("returns the fields in order, repeated ones included", async () => {
+    expect(await readFormEntries(post("a=1&b=2&a=3"))).toEqual({ ok: true, entries: [["a", "1"], ["b", "2"], ["a", "3"]] });
+  });
+
+  it("refuses a body over 64 KB without reading it all", async () => {
+    const result = await readFormEntries(post(`skinType=${"a".repeat(MAX_FORM_BYTES)}`));
+    expect(result).toEqual({ ok: false, status: 400, error: "That request was too large. Please try again." });
+  });
+
+  it("refuses a streamed body that grows past the limit", async () => {
+    const chunk = new TextEncoder().encode("a".repeat(16 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 10) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const result = await readFormEntries(post(stream));
+    expect(result.ok).toBe(false);
+    expect(sent).toBeLessThan(10);
+  });
+
+  it("refuses bodies that are not URL-encoded forms", async () => {
+    expect(await readFormEntries(post('{"skinType":"dry"}', { "Content-Type": "application/json" }))).toMatchObject({ ok: false, status: 415 });
+  });
+});
