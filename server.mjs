@@ -4,6 +4,7 @@
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import http from "node:http";
 import path from "node:path";
 
 const development = process.env.NODE_ENV === "development";
@@ -88,7 +89,18 @@ app.use((error, req, res, _next) => {
   res.status(status).type("text/plain").send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
 });
 
-const server = app.listen(env.port, env.host, () => {
+// Funnel pages already rendered for the same view are answered before Express and Remix.
+const server = http.createServer((req, res) => {
+  if (vite) return app(req, res);
+  build.entry.module.serveCachedPage(req, res).then(
+    (served) => served || app(req, res),
+    (error) => {
+      console.error("[page-cache]", error);
+      if (!res.headersSent) app(req, res);
+    },
+  );
+});
+server.listen(env.port, env.host, () => {
   console.log(`Glow Coach is ready at http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
 });
 

@@ -4,12 +4,24 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { isReusable, rememberPage } from "./funnels/page-cache.server";
 
 // The HTTP server (server.mjs) reads these from the server build.
 export { getLoadContext } from "./load-context.server";
+export { serveCachedPage } from "./funnels/page-cache.server";
 export { env } from "./utils/env.server";
 
 const ABORT_DELAY = 5_000;
+
+/** The path and view to cache this render under, when its page may be served again. */
+function reusablePage(request: Request, status: number, context: EntryContext) {
+  if (request.method !== "GET" || status !== 200) return undefined;
+  const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
+  if (actionData || errors) return undefined;
+  const view = loaderData[matches[matches.length - 1]?.route.id];
+  const url = new URL(request.url);
+  return isReusable(view) && !url.search ? { path: url.pathname, view } : undefined;
+}
 
 export default function handleRequest(
   request: Request,
@@ -20,29 +32,41 @@ export default function handleRequest(
 ) {
   // Crawlers get the whole page at once; browsers get it streamed as it renders.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  const reusable = reusablePage(request, responseStatusCode, remixContext);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     const { pipe, abort } = renderToPipeableStream(
       <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
       {
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();
+          if (reusable) {
+            const chunks: Buffer[] = [];
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.on("end", () => {
+              if (!failed) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks));
+            });
+          }
+          body.on("close", () => clearTimeout(timer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           // Errors after the shell are reported by handleError; only log render errors here.
           if (shellRendered) console.error(error);
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    const timer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

@@ -15,8 +15,16 @@ const cache = new Map<string, Promise<unknown>>();
 /** The last version of each key that parsed, served when a newer one is broken. */
 const lastGood = new Map<string, unknown>();
 
+/** Goes up whenever content may have changed; anything derived from content keys on it. */
+let generation = 0;
+
 export function invalidateContent(): void {
   cache.clear();
+  generation++;
+}
+
+export function contentGeneration(): number {
+  return generation;
 }
 
 type Parse<T> = (raw: unknown) => { ok: true; value: T } | { ok: false; problems: string[] };

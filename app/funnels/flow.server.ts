@@ -3,7 +3,7 @@
  * their answers, apply the engine, record analytics. Routes only translate the outcome
  * into a response.
  */
-import { recordEvent } from "~/analytics/events.server";
+import type { EventInput } from "~/analytics/events.server";
 import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
 import { readFormEntries } from "~/utils/form.server";
 import {
@@ -26,10 +26,17 @@ import type { Funnel, Step } from "./schema";
 import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
 import type { ClientStep, InsightView, StepView } from "./view";
 
+/**
+ * What opening a step leads to. Side effects are returned, not performed: the route
+ * records `events` and sends `setCookie`, while the page cache can use the same plan
+ * to look up a page without changing anything.
+ */
+export type PlannedEvent = Omit<EventInput, "visitorId">;
+
 export type LoadOutcome =
   | { kind: "not-found" }
   | { kind: "redirect"; to: string; setCookie?: string }
-  | { kind: "view"; view: StepView; setCookie?: string };
+  | { kind: "view"; view: StepView; setCookie?: string; events?: PlannedEvent[] };
 
 export type SubmitOutcome =
   | { kind: "not-found" }
@@ -72,11 +79,11 @@ async function insightView(funnel: Funnel, id: string, answers: Answers): Promis
   return { title: fill(insight.title), summary: fill(insight.summary), body: insight.body.map(fill), highlights: insight.highlights.map(fill) };
 }
 
-export async function loadFunnelStep(input: { request: Request; route: string; stepParam?: string; visitorId: string }): Promise<LoadOutcome> {
+export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string }): Promise<LoadOutcome> {
   const located = await locate(input.route, input.stepParam);
   if (located.kind !== "found") return located;
   const { funnel, step } = located;
-  const state = await readFunnelState(input.request, funnel);
+  const state = await readFunnelState(input.cookieHeader, funnel);
 
   const access = stepAccess(funnel, step.id, state.answers, state.result !== undefined);
   if (!access.ok) return { kind: "redirect", to: access.redirectTo };
@@ -90,8 +97,11 @@ export async function loadFunnelStep(input: { request: Request; route: string; s
 
   switch (step.type) {
     case "intro":
-      await recordEvent({ visitorId: input.visitorId, name: "funnel_viewed", funnel: funnel.id, step: step.id });
-      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+      return {
+        kind: "view",
+        view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) },
+        events: [{ name: "funnel_viewed", funnel: funnel.id, step: step.id }],
+      };
 
     case "question":
       return { kind: "view", view: base };
@@ -107,7 +117,7 @@ export async function loadFunnelStep(input: { request: Request; route: string; s
     case "summary": {
       const source = step.answersFrom ? await getFunnelById(step.answersFrom) : funnel;
       if (!source) return { kind: "not-found" };
-      const answers = source === funnel ? state.answers : (await readFunnelState(input.request, source)).answers;
+      const answers = source === funnel ? state.answers : (await readFunnelState(input.cookieHeader, source)).answers;
       const cards = step.cards
         .map((card) => ({ title: card.title, value: describeAnswer(source, answers, card.field, card.limit) }))
         .filter((card): card is { title: string; value: string } => card.value !== undefined)
@@ -120,16 +130,17 @@ export async function loadFunnelStep(input: { request: Request; route: string; s
     case "result": {
       let next: FunnelState = state;
       let setCookie: string | undefined;
+      let events: PlannedEvent[] | undefined;
       // Every question answered: work out the result now, keep it, and clear the answers.
       if (journey(funnel, state.answers).end === "result") {
         const insight = pickInsight(step.pick, state.answers)._ref;
         next = { answers: {}, result: { insight, answers: { ...state.answers } as Record<string, string | string[]>, at: new Date().toISOString() } };
         setCookie = await writeFunnelState(funnel, next);
-        await recordEvent({ visitorId: input.visitorId, name: "funnel_completed", funnel: funnel.id, step: step.id, props: { insight, answers: state.answers } });
+        events = [{ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { insight, answers: state.answers } }];
       }
       const result = next.result!;
       const insight = await insightView(funnel, result.insight, result.answers);
-      return { kind: "view", view: { ...base, insight: insight ?? undefined }, setCookie };
+      return { kind: "view", view: { ...base, insight: insight ?? undefined }, setCookie, events };
     }
   }
 }
@@ -147,7 +158,7 @@ export async function submitFunnelStep(input: { request: Request; route: string;
   const form = await readFormEntries(input.request);
   if (!form.ok) return { kind: "invalid", status: form.status, error: form.error };
 
-  const state = await readFunnelState(input.request, funnel);
+  const state = await readFunnelState(input.request.headers.get("Cookie"), funnel);
   const access = stepAccess(funnel, step.id, state.answers, state.result !== undefined);
   if (!access.ok) return { kind: "redirect", to: access.redirectTo };
 

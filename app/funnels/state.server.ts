@@ -42,8 +42,7 @@ function funnelCookie(funnelId: string): Cookie {
   return cookie;
 }
 
-export async function readFunnelState(request: Request, funnel: Funnel): Promise<FunnelState> {
-  const header = request.headers.get("Cookie");
+export async function readFunnelState(header: string | null, funnel: Funnel): Promise<FunnelState> {
   const cookie = funnelCookie(funnel.id);
   if (!header?.includes(`${cookie.name}=`)) return EMPTY_STATE;
   const raw = await cookie.parse(header).catch(() => null);

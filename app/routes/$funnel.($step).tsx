@@ -5,7 +5,9 @@
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { FunnelStep } from "~/funnels/components/funnel-step";
-import { loadFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
+import { recordEvent } from "~/analytics/events.server";
+import { planFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
+import { markReusable } from "~/funnels/page-cache.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
 
 function cookieHeaders(setCookie?: string): HeadersInit {
@@ -13,10 +15,13 @@ function cookieHeaders(setCookie?: string): HeadersInit {
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const outcome = await loadFunnelStep({ request, route: `/${params.funnel}`, stepParam: params.step, visitorId: context.visitorId });
+  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
   if (outcome.kind === "not-found") throw notFound(request);
   if (outcome.kind === "redirect") throw redirect(outcome.to, { headers: cookieHeaders(outcome.setCookie) });
-  return data(outcome.view, { headers: cookieHeaders(outcome.setCookie) });
+  for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
+  // Opening this step changed nothing, so its rendered page may be served again from memory.
+  const view = outcome.events?.length || outcome.setCookie ? outcome.view : markReusable(outcome.view);
+  return data(view, { headers: cookieHeaders(outcome.setCookie) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,0 +1,91 @@
+/**
+ * Rendered funnel pages, kept in memory and served without running React again.
+ *
+ * A step page is a pure function of its path, the step's view (the loader data: which
+ * answers are preselected, where Back goes) and the content version. So the key is
+ * exactly that, never the visitor: two visitors at the same step with the same
+ * relevant answers get the same bytes. A page is only served from here when opening
+ * it changes nothing (no event to record, no cookie to set); otherwise the request
+ * goes through Remix as usual. See docs/decisions/0004-funnel-page-cache.md.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
+import { identifyVisitor } from "~/analytics/visitor.server";
+import { contentGeneration } from "~/content/content.server";
+import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { planFunnelStep } from "./flow.server";
+import type { StepView } from "./view";
+
+const MAX_PAGES = 500;
+
+type CachedPage = { html: Buffer; gzip: Buffer };
+
+/** Insertion-ordered, so the first key is the least recently used. */
+const pages = new Map<string, CachedPage>();
+
+/** Views whose loader had no side effects, so their page may be served again. */
+const reusableViews = new WeakSet<object>();
+
+export function markReusable(view: StepView): StepView {
+  reusableViews.add(view);
+  return view;
+}
+
+export function isReusable(view: unknown): view is StepView {
+  return typeof view === "object" && view !== null && reusableViews.has(view);
+}
+
+function pageKey(path: string, view: StepView): string {
+  return `${contentGeneration()}\u0000${path}\u0000${JSON.stringify(view)}`;
+}
+
+export function rememberPage(path: string, view: StepView, html: Buffer): void {
+  const key = pageKey(path, view);
+  pages.delete(key);
+  pages.set(key, { html, gzip: gzipSync(html) });
+  if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
+}
+
+export function forgetPages(): void {
+  pages.clear();
+}
+
+export function cachedPageCount(): number {
+  return pages.size;
+}
+
+/** /quiz or /quiz/3: one or two plain segments, no query string. */
+const FUNNEL_PATH = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/([a-z0-9]+(?:-[a-z0-9]+)*))?$/;
+
+/**
+ * Answers a GET for a funnel step from the cache when it can; returns false (having
+ * written nothing) when the request must go through Remix.
+ */
+export async function serveCachedPage(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== "GET" || pages.size === 0 || !req.url) return false;
+  const match = FUNNEL_PATH.exec(req.url);
+  if (!match) return false;
+  const cookieHeader = req.headers.cookie ?? null;
+  // A new visitor gets a cookie from the normal path.
+  if ((await identifyVisitor(cookieHeader)).setCookie) return false;
+
+  const outcome = await planFunnelStep({ cookieHeader, route: `/${match[1]}`, stepParam: match[2] });
+  if (outcome.kind !== "view" || outcome.setCookie || outcome.events?.length) return false;
+  const key = pageKey(req.url, outcome.view);
+  const page = pages.get(key);
+  if (!page) return false;
+  pages.delete(key);
+  pages.set(key, page);
+
+  const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+  const body = gzip ? page.gzip : page.html;
+  res.writeHead(200, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": PRIVATE_NO_STORE,
+    Vary: "Accept-Encoding",
+    "Content-Length": body.length,
+    ...(gzip ? { "Content-Encoding": "gzip" } : {}),
+  });
+  res.end(body);
+  return true;
+}

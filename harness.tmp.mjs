@@ -1,0 +1,22 @@
+process.env.NODE_ENV = "production"; process.env.APP_ENV = "local"; process.env.DATA_DIR = "/tmp/gc-run";
+const { createRequestHandler } = await import("@remix-run/node");
+const build = await import("./build/server/index.js");
+const handler = createRequestHandler(build, "production");
+const ctx = { visitorId: "1b1c2804-ae0d-4729-a0b2-e248afd705d5" };
+const post = async (url, body, cookie) => { const r = await handler(new Request("http://x" + url, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie } }), ctx); return r.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") || cookie; };
+let cookie = await post("/quiz", "", "");
+cookie = await post("/quiz/1", "skinType=dry", cookie);
+cookie = await post("/quiz/2", "mainConcern=acne", cookie);
+const get = async () => { const r = await handler(new Request("http://x/quiz/3", { headers: { Cookie: cookie } }), ctx); const t = await r.text(); if (!t.includes("Step 3 of 12")) throw new Error(r.status); };
+for (let i = 0; i < 300; i++) await get();
+let t = performance.now(); const N = 2000;
+for (let i = 0; i < N; i++) await get();
+console.log("sequential ms/req", ((performance.now() - t) / N).toFixed(3));
+t = performance.now();
+await Promise.all(Array.from({ length: 50 }, async () => { for (let i = 0; i < 40; i++) await get(); }));
+console.log("50 concurrent ms/req", ((performance.now() - t) / 2000).toFixed(3));
+// pieces
+const { createCookie } = await import("@remix-run/node");
+const c = createCookie("x", { secrets: ["s".repeat(64)] }); const v = await c.serialize({ a: 1 });
+t = performance.now(); for (let i = 0; i < 2000; i++) await c.parse(v); console.log("cookie.parse ms", ((performance.now() - t) / 2000).toFixed(3));
+process.exit(0);
