@@ -236,10 +236,15 @@ export function findOption(funnel: Funnel, field: string, value: string): Option
   return undefined;
 }
 
-/** The words for an answer: each chosen option's short wording (or label), joined naturally. */
-export function describeAnswer(funnel: Funnel, answers: Answers, field: string, limit?: number): string | undefined {
+/** Each chosen option's short wording (or label), in the order chosen; at most `limit`. */
+export function answerWords(funnel: Funnel, answers: Answers, field: string, limit?: number): string[] {
   const values = chosenValues(answers, field).slice(0, limit);
-  const words = values.map((v) => findOption(funnel, field, v)).filter((o): o is Option => !!o).map((o) => o.summary ?? o.label);
+  return values.map((v) => findOption(funnel, field, v)).filter((o): o is Option => !!o).map((o) => o.summary ?? o.label);
+}
+
+/** The words for an answer, joined naturally ("breakouts, redness and dark spots"). */
+export function describeAnswer(funnel: Funnel, answers: Answers, field: string): string | undefined {
+  const words = answerWords(funnel, answers, field);
   if (words.length === 0) return undefined;
   if (words.length === 1) return words[0];
   return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;

@@ -8,7 +8,7 @@ import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.s
 import { readFormEntries } from "~/utils/form.server";
 import {
   canContinue,
-  describeAnswer,
+  answerWords,
   entryStep,
   fillTemplate,
   findStep,
@@ -40,7 +40,7 @@ export type LoadOutcome =
 
 export type SubmitOutcome =
   | { kind: "not-found" }
-  | { kind: "redirect"; to: string; setCookie?: string }
+  | { kind: "redirect"; to: string; setCookie?: string; events?: PlannedEvent[] }
   | { kind: "invalid"; status: number; error: string };
 
 type Located = { kind: "found"; funnel: Funnel; step: Step } | { kind: "not-found" } | { kind: "redirect"; to: string };
@@ -95,23 +95,22 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
     backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
   };
 
+  // Opening a funnel's first step, whatever its type, counts as viewing the funnel.
+  const viewed: PlannedEvent[] | undefined = step.id === entryStep(funnel).id ? [{ name: "funnel_viewed", funnel: funnel.id, step: step.id }] : undefined;
+
   switch (step.type) {
     case "intro":
-      return {
-        kind: "view",
-        view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) },
-        events: [{ name: "funnel_viewed", funnel: funnel.id, step: step.id }],
-      };
+      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
 
     case "question":
-      return { kind: "view", view: base };
+      return { kind: "view", view: base, events: viewed };
 
     case "analysing":
-      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
 
     case "insight": {
       const insight = await insightView(funnel, pickInsight(step.pick, state.answers)._ref, state.answers);
-      return { kind: "view", view: { ...base, insight: insight ?? undefined, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+      return { kind: "view", view: { ...base, insight: insight ?? undefined, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
     }
 
     case "summary": {
@@ -119,12 +118,12 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
       if (!source) return { kind: "not-found" };
       const answers = source === funnel ? state.answers : (await readFunnelState(input.cookieHeader, source)).answers;
       const cards = step.cards
-        .map((card) => ({ title: card.title, value: describeAnswer(source, answers, card.field, card.limit) }))
-        .filter((card): card is { title: string; value: string } => card.value !== undefined)
+        .map((card) => ({ title: card.title, values: answerWords(source, answers, card.field, card.limit) }))
+        .filter((card) => card.values.length > 0)
         .slice(0, step.maxCards);
       // Nothing to summarise yet: start the funnel the answers come from.
       if (cards.length === 0 && source !== funnel) return { kind: "redirect", to: source.route };
-      return { kind: "view", view: { ...base, cards, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) } };
+      return { kind: "view", view: { ...base, cards, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
     }
 
     case "result": {
@@ -179,9 +178,9 @@ export async function submitFunnelStep(input: { request: Request; route: string;
   const answers = { ...state.answers, ...submitted.answers };
   if (!canContinue(step, answers)) return { kind: "invalid", status: 400, error: "Please answer this step to continue." };
   const next: FunnelState = { ...state, answers };
-  return {
-    kind: "redirect",
-    to: targetPath(funnel, nextTarget(step.next, answers)),
-    setCookie: await writeFunnelState(funnel, next),
-  };
+  const target = nextTarget(step.next, answers);
+  // A funnel without a result step is finished when its last answer leads out of it.
+  const events: PlannedEvent[] | undefined =
+    "href" in target ? [{ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { answers } }] : undefined;
+  return { kind: "redirect", to: targetPath(funnel, target), setCookie: await writeFunnelState(funnel, next), events };
 }

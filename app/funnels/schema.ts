@@ -151,6 +151,8 @@ export const QuestionStep = z.strictObject({
   continueWhenUnanswered: z.enum(["disabled", "hidden"]).default("disabled"),
   /** Offers a link that saves an empty answer (multi-choice only) and moves on. */
   skipLabel: text.optional(),
+  /** Small print under the button. */
+  note: text.optional(),
   next: Next,
 });
 

@@ -18,7 +18,8 @@ export type StepView = {
   /** Where the step leads when it moves on by itself or by link (intro, analysing, insight, summary). */
   nextHref?: string;
   insight?: InsightView;
-  cards?: { title: string; value: string }[];
+  /** Summary cards: each chosen option's short wording. */
+  cards?: { title: string; values: string[] }[];
 };
 
 export type ViewOf<T extends Step["type"]> = Omit<StepView, "step"> & { step: ClientStepOfType<T> };

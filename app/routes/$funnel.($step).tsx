@@ -24,10 +24,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return data(view, { headers: cookieHeaders(outcome.setCookie) });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const outcome = await submitFunnelStep({ request, route: `/${params.funnel}`, stepParam: params.step });
   if (outcome.kind === "not-found") throw notFound(request);
-  if (outcome.kind === "redirect") throw redirect(outcome.to, { status: 303, headers: cookieHeaders(outcome.setCookie) });
+  if (outcome.kind === "redirect") {
+    for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
+    throw redirect(outcome.to, { status: 303, headers: cookieHeaders(outcome.setCookie) });
+  }
   return data({ error: outcome.error }, { status: outcome.status, headers: cookieHeaders() });
 }
 

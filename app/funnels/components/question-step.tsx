@@ -79,6 +79,7 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
                 ) : (
                   <ChoiceInput
                     key={option.value}
+                    large={step.layout === "cards"}
                     question={question}
                     option={option}
                     checked={isChosen(answers, question.field, option.value)}
@@ -101,6 +102,7 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
             >
               {continueLabel(step, answers)}
             </button>
+            {step.note ? <p className="text-center text-sm text-muted">{step.note}</p> : null}
           </div>
         )}
       </Form>
@@ -122,11 +124,23 @@ function isChosen(answers: Answers, field: string, value: string): boolean {
   return Array.isArray(chosen) ? chosen.includes(value) : chosen === value;
 }
 
-function ChoiceInput({ question, option, checked, onChange }: { question: Question; option: Option; checked: boolean; onChange: () => void }) {
+function ChoiceInput({
+  question,
+  option,
+  checked,
+  onChange,
+  large,
+}: {
+  question: Question;
+  option: Option;
+  checked: boolean;
+  onChange: () => void;
+  large: boolean;
+}) {
   const multiple = question.select === "many";
   const id = useId();
   return (
-    <label className="group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 py-3.5 shadow-soft transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500">
+    <label className={`group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 shadow-soft ${large ? "py-5" : "py-3.5"} transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500`}>
       <input
         type={multiple ? "checkbox" : "radio"}
         name={question.field}
@@ -144,7 +158,7 @@ function ChoiceInput({ question, option, checked, onChange }: { question: Questi
         <CheckIcon className="h-3.5 w-3.5" />
       </span>
       <span className="flex min-w-0 flex-1 flex-col">
-        <span id={`${id}-label`} className="text-base font-medium text-ink">
+        <span id={`${id}-label`} className={`font-medium text-ink ${large ? "text-lg" : "text-base"}`}>
           {option.label}
         </span>
         {option.description ? (
@@ -171,19 +185,28 @@ function AdvanceButton({
   disabled: boolean;
   onChoose?: (event: React.MouseEvent<HTMLButtonElement>) => void;
 }) {
+  const id = useId();
   return (
     <button
       type="submit"
       name={question.field}
       value={option.value}
       aria-pressed={selected}
+      aria-labelledby={`${id}-label`}
+      aria-describedby={option.description ? `${id}-description` : undefined}
       disabled={disabled && !selected}
       onClick={onChoose}
       className="flex w-full items-center gap-4 rounded-2xl border border-line bg-white px-4 py-4 text-left shadow-soft transition-colors hover:border-rose-200 aria-pressed:border-rose-500 aria-pressed:bg-rose-50"
     >
       <span className="flex min-w-0 flex-1 flex-col">
-        <span className="text-base font-medium text-ink">{option.label}</span>
-        {option.description ? <span className="text-sm text-muted">{option.description}</span> : null}
+        <span id={`${id}-label`} className="text-lg font-medium text-ink">
+          {option.label}
+        </span>
+        {option.description ? (
+          <span id={`${id}-description`} className="text-sm text-muted">
+            {option.description}
+          </span>
+        ) : null}
       </span>
       {option.badge ? <span className="rounded-full bg-rose-600 px-2.5 py-0.5 text-xs font-semibold text-white">{option.badge}</span> : null}
       <span

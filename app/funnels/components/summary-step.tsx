@@ -16,7 +16,13 @@ export function SummaryStep({ view }: { view: ViewOf<"summary"> }) {
         {(view.cards ?? []).map((card) => (
           <li key={card.title} className="card px-5 py-4">
             <p className="text-sm font-semibold uppercase tracking-[0.1em] text-rose-700">{card.title}</p>
-            <p className="mt-1 text-lg font-medium">{card.value}</p>
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {card.values.map((value) => (
+                <li key={value} className="rounded-full bg-rose-50 px-3 py-1 text-base font-medium text-ink">
+                  {value}
+                </li>
+              ))}
+            </ul>
           </li>
         ))}
       </ul>
