@@ -1,4 +1,4 @@
-import { readEmbeddedDataset, type Document } from "~/content/source.server";
+import { readEmbeddedDataset, type Document } from "~/content/embedded-dataset";
 import { resolveFunnel } from "~/funnels/resolve";
 import type { Funnel } from "~/funnels/schema";
 
