@@ -33,6 +33,21 @@ const EnvSchema = z.object({
   SANITY_API_HOST: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
   SANITY_USE_CDN: flag.default(true),
   LOG_REQUESTS: flag.default(false),
+  /** smtp://user:pass@host:port (or smtps://). Unset: the dev mailbox in the data folder. */
+  SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().trim().min(3).default("Glow Coach <hello@glowcoach.app>"),
+  /** Show the dev mailbox at /dev/mailbox in production too (it is always on outside production). */
+  MAILBOX_UI: flag.default(false),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  /** The OpenID issuer for Google sign-in; only tests point it elsewhere. */
+  GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+  /** Comma-separated e-mails that get the admin role when they sign in. */
+  ADMIN_EMAILS: z.string().default(""),
+  /** Trust X-Forwarded-For for the client IP (behind a reverse proxy you control). */
+  TRUST_PROXY: flag.default(false),
+  /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
+  TEST_CLOCK: flag.default(false),
 });
 
 export type Env = {
@@ -46,6 +61,11 @@ export type Env = {
   sessionSecret: string;
   sanity: { projectId: string; dataset: string; apiVersion: string; token?: string; apiHost?: string; useCdn: boolean } | null;
   logRequests: boolean;
+  mail: { smtpUrl?: string; from: string; mailboxUi: boolean };
+  google: { clientId: string; clientSecret: string; issuer: string } | null;
+  adminEmails: string[];
+  trustProxy: boolean;
+  testClock: boolean;
 };
 
 export class EnvError extends Error {
@@ -86,6 +106,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (isProduction && !e.SESSION_SECRET) problems.push("SESSION_SECRET: required in production (at least 32 characters)");
   if (isProduction && !e.PUBLIC_URL) problems.push("PUBLIC_URL: required in production (e.g. https://glowcoach.app)");
   if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
+  if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
+  if (isProduction && e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
   if (problems.length) throw new EnvError(problems);
 
   return {
@@ -101,6 +123,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       ? { projectId: e.SANITY_PROJECT_ID, dataset: e.SANITY_DATASET, apiVersion: e.SANITY_API_VERSION, token: e.SANITY_API_TOKEN, apiHost: e.SANITY_API_HOST, useCdn: e.SANITY_USE_CDN }
       : null,
     logRequests: e.LOG_REQUESTS,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, mailboxUi: e.MAILBOX_UI || !isProduction },
+    google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER.replace(/\/$/, "") } : null,
+    adminEmails: e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    trustProxy: e.TRUST_PROXY,
+    testClock: e.TEST_CLOCK,
   };
 }
 
