@@ -20,6 +20,7 @@ export default defineConfig({
   forbidOnly: true,
   reporter: [["list"]],
   timeout: 45_000,
+  globalSetup: "./tests/e2e/global-setup.ts",
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: "retain-on-failure" },
   projects: [
     { name: "desktop", use: desktop },
@@ -35,6 +36,6 @@ export default defineConfig({
     timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
-    env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: E2E_DATA_DIR, APP_ENV: "local" },
+    env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: E2E_DATA_DIR, APP_ENV: "local", SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT ?? 3225}`, TEST_CLOCK: "1", ADMIN_EMAILS: "admin@glowcoach.test" },
   },
 });

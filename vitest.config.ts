@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts"],
     environment: "node",
-    env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data" },
+    globalSetup: ["tests/unit/global-setup.ts"],
+    // One database file: test files run one at a time so they don't contend for it.
+    fileParallelism: false,
+    env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test" },
   },
 });

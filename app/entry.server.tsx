@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
+import type { RootData } from "./root";
 
 // The HTTP server (server.mjs) reads these from the server build.
 export { getLoadContext } from "./load-context.server";
@@ -19,6 +20,9 @@ function reusablePage(request: Request, status: number, context: EntryContext) {
   const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
   if (actionData || errors) return undefined;
   const view = loaderData[matches[matches.length - 1]?.route.id];
+  // Only the anonymous rendering is shared: no member menu, no toast.
+  const root = loaderData.root as RootData | undefined;
+  if (!root || root.user || root.toast) return undefined;
   const url = new URL(request.url);
   return isReusable(view) && !url.search ? { path: url.pathname, view } : undefined;
 }

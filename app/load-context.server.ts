@@ -4,16 +4,26 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { identifyVisitor } from "~/analytics/visitor.server";
+import { env } from "~/utils/env.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
     /** A stable, random id for this browser (first-party analytics). */
     visitorId: string;
+    /** The client's IP address, for rate limits. */
+    clientIp: string;
   }
+}
+
+function clientIp(req: IncomingMessage): string {
+  // Only a proxy we run may tell us the client's address; anyone can send the header.
+  const forwarded = env.trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+  return first || req.socket.remoteAddress || "unknown";
 }
 
 export async function getLoadContext(req: IncomingMessage, res: ServerResponse) {
   const { visitorId, setCookie } = await identifyVisitor(req.headers.cookie);
   if (setCookie) res.appendHeader("Set-Cookie", setCookie);
-  return { visitorId };
+  return { visitorId, clientIp: clientIp(req) };
 }

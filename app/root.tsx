@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -12,7 +12,11 @@ import {
 import type { ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { NotFound, UnexpectedError } from "~/components/error-screens";
+import { Toaster } from "~/components/ui/toaster";
+import { initials } from "~/auth/display";
+import { currentSession } from "~/auth/session.server";
 import { getSiteSettings } from "~/content/content.server";
+import { takeToast } from "~/utils/toast.server";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -22,13 +26,16 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Glow Coach" }];
 
-export async function loader(_: LoaderFunctionArgs) {
-  const settings = await getSiteSettings();
-  return { brandName: settings.brandName, supportEmail: settings.supportEmail };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [settings, session, { toast, clear }] = await Promise.all([getSiteSettings(), currentSession(request), takeToast(request)]);
+  const headers = new Headers();
+  if (clear) headers.append("Set-Cookie", clear);
+  if (session?.setCookie) headers.append("Set-Cookie", session.setCookie);
+  const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.user.role } : null;
+  return data({ brandName: settings.brandName, supportEmail: settings.supportEmail, user, toast }, { headers });
 }
 
-// Site settings change rarely; do not re-fetch them on every navigation.
-export const shouldRevalidate = () => false;
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -42,7 +49,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col">
-        <SiteHeader brandName={data?.brandName ?? "Glow Coach"} />
+        <SiteHeader brandName={data?.brandName ?? "Glow Coach"} user={data?.user ?? null} />
+        <Toaster initial={data?.toast ?? null} />
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>

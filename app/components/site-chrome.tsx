@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 
 export function BrandMark({ className = "" }: { className?: string }) {
   return (
@@ -9,7 +9,9 @@ export function BrandMark({ className = "" }: { className?: string }) {
   );
 }
 
-export function SiteHeader({ brandName }: { brandName: string }) {
+type HeaderUser = { email: string; initials: string; role: string } | null;
+
+export function SiteHeader({ brandName, user }: { brandName: string; user: HeaderUser }) {
   return (
     <header className="border-b border-line/70 bg-cream/90">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:rounded-full focus:bg-white focus:px-4 focus:py-2">
@@ -20,6 +22,7 @@ export function SiteHeader({ brandName }: { brandName: string }) {
           <BrandMark className="h-8 w-8" />
           <span>{brandName}</span>
         </Link>
+        {user ? <AvatarMenu user={user} /> : <Link to="/login" className="rounded-full px-4 py-2 text-sm font-semibold text-rose-700 hover:bg-rose-50">Sign in</Link>}
       </div>
     </header>
   );
@@ -39,5 +42,35 @@ export function SiteFooter({ brandName, supportEmail }: { brandName: string; sup
         ) : null}
       </div>
     </footer>
+  );
+}
+
+/** The signed-in member's menu. A <details> element, so it opens without JavaScript. */
+function AvatarMenu({ user }: { user: NonNullable<HeaderUser> }) {
+  return (
+    <details className="group relative">
+      <summary
+        className="flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-full bg-rose-600 text-sm font-semibold text-white [&::-webkit-details-marker]:hidden"
+        aria-label={`Account menu for ${user.email}`}
+      >
+        {user.initials}
+      </summary>
+      <div className="absolute right-0 z-40 mt-2 w-56 rounded-2xl border border-line bg-white p-2 shadow-soft">
+        <p className="truncate px-3 py-2 text-sm text-muted">{user.email}</p>
+        <Link to="/profile" className="block rounded-xl px-3 py-2 text-sm font-medium hover:bg-rose-50">
+          Settings
+        </Link>
+        {user.role === "admin" ? (
+          <Link to="/admin" className="block rounded-xl px-3 py-2 text-sm font-medium hover:bg-rose-50">
+            Admin
+          </Link>
+        ) : null}
+        <Form method="post" action="/logout">
+          <button type="submit" className="block w-full rounded-xl px-3 py-2 text-left text-sm font-medium hover:bg-rose-50">
+            Logout
+          </button>
+        </Form>
+      </div>
+    </details>
   );
 }

@@ -54,6 +54,9 @@ export function cachedPageCount(): number {
   return pages.size;
 }
 
+/** Cookies that make a page personal (a signed-in member, a toast to show). */
+const PERSONAL_COOKIES = /(?:^|;\s*)(?:gc_session|gc_toast)=/;
+
 /** /quiz or /quiz/3: one or two plain segments, no query string. */
 const FUNNEL_PATH = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/([a-z0-9]+(?:-[a-z0-9]+)*))?$/;
 
@@ -66,7 +69,9 @@ export async function serveCachedPage(req: IncomingMessage, res: ServerResponse)
   const match = FUNNEL_PATH.exec(req.url);
   if (!match) return false;
   const cookieHeader = req.headers.cookie ?? null;
-  // A new visitor gets a cookie from the normal path.
+  // Cached pages are the anonymous, toast-free rendering: members see their menu, and a
+  // pending toast must be shown once. A new visitor gets a cookie from the normal path.
+  if (cookieHeader && PERSONAL_COOKIES.test(cookieHeader)) return false;
   if ((await identifyVisitor(cookieHeader)).setCookie) return false;
 
   const outcome = await planFunnelStep({ cookieHeader, route: `/${match[1]}`, stepParam: match[2] });

@@ -31,3 +31,10 @@ export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTE
   const text = new TextDecoder().decode(Buffer.concat(chunks));
   return { ok: true, entries: [...new URLSearchParams(text).entries()] };
 }
+
+/** Named fields of a form, one value each (a repeated field keeps its first value). */
+export function fieldsOf(entries: [string, string][]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of entries) if (!(name in fields)) fields[name] = value;
+  return fields;
+}

@@ -1,0 +1,95 @@
+/**
+ * remix-auth: the e-mail link strategy (and Google, when configured). remix-auth keeps
+ * its short-lived state (the address a link was sent to, OAuth state) in the signed
+ * gc_auth cookie; the signed-in session itself is a database row (session.server.ts).
+ */
+import crypto from "node:crypto";
+import { createCookieSessionStorage } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { EmailLinkStrategy } from "remix-auth-email-link";
+import { sendEmail } from "~/email/mailer.server";
+import { signInEmail } from "~/email/templates.server";
+import { getSiteSettings } from "~/content/content.server";
+import { env } from "~/utils/env.server";
+import { claimLink, issueLoginToken, LINK_MINUTES, type TokenState } from "./login-tokens.server";
+import { EmailAddress, signInByEmail, type SessionUser } from "./users.server";
+
+export type AuthResult = { user: SessionUser; redirectTo: string | null };
+
+export const authSessionStorage = createCookieSessionStorage({
+  cookie: {
+    name: "gc_auth",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env.publicUrl.startsWith("https:"),
+    path: "/",
+    maxAge: 60 * 60,
+    secrets: [env.sessionSecret],
+  },
+});
+
+export const authenticator = new Authenticator<AuthResult>(authSessionStorage, { sessionErrorKey: "auth:error" });
+
+/** Keys for different purposes are derived from the one secret, never reused as is. */
+function derivedKey(purpose: string): string {
+  return crypto.createHmac("sha256", env.sessionSecret).update(purpose).digest("hex");
+}
+
+/** A sign-in link that cannot be used, with the reason. */
+export class LinkError extends Error {
+  constructor(readonly state: Exclude<TokenState, "valid">) {
+    super(`sign-in link ${state}`);
+  }
+}
+
+/** What people see when sending a link fails (the catalogue's fallback text). */
+export const SEND_FAILED = "Failed to send magic link. Please try again.";
+
+/**
+ * The link in the e-mail. remix-auth-email-link builds it from the request's Host
+ * header, which a client controls; we rebuild it on PUBLIC_URL so a forged Host can
+ * never send someone a link to another site. `id` is the single-use secret.
+ */
+export function publicMagicLink(strategyLink: string, secret: string): string {
+  const token = new URL(strategyLink).searchParams.get("token") ?? "";
+  const link = new URL("/magic", env.publicUrl);
+  link.searchParams.set("token", token);
+  link.searchParams.set("id", secret);
+  return link.toString();
+}
+
+authenticator.use(
+  new EmailLinkStrategy<AuthResult>(
+    {
+      secret: derivedKey("email-link"),
+      callbackURL: "/magic",
+      linkExpirationTime: LINK_MINUTES * 60_000,
+      verifyEmailAddress: async (email) => {
+        EmailAddress.parse(email);
+      },
+      sendEmail: async ({ emailAddress, magicLink, form }) => {
+        const secret = String(form.get("secret"));
+        const redirectTo = form.get("redirectTo");
+        const { code } = await issueLoginToken({ email: emailAddress, secret, redirectTo: typeof redirectTo === "string" ? redirectTo : undefined });
+        const link = publicMagicLink(magicLink, secret);
+        try {
+          const settings = await getSiteSettings();
+          const message = signInEmail({ link, code, brandName: settings.brandName, supportEmail: settings.supportEmail, expiresInMinutes: LINK_MINUTES });
+          await sendEmail({ to: emailAddress, ...message, link });
+        } catch (error) {
+          console.error(`[auth] could not send a sign-in e-mail to ${emailAddress}`, error);
+          throw new Error(SEND_FAILED);
+        }
+      },
+    },
+    async ({ email, form, magicLinkVerify }) => {
+      // While sending, the strategy asks for the user only to pass it to sendEmail; we
+      // don't need it (and must not reveal whether an account exists).
+      if (!magicLinkVerify) throw new Error("not needed");
+      const claim = await claimLink(String(form.get("secret")), email);
+      if (!claim.ok) throw new LinkError(claim.state === "valid" ? "used" : claim.state);
+      return { user: await signInByEmail(claim.email), redirectTo: claim.redirectTo };
+    },
+  ),
+  "email-link",
+);

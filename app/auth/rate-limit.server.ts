@@ -1,0 +1,60 @@
+/**
+ * Sliding-window rate limits kept in the database, so they hold across restarts.
+ * `tryAcquire` counts the action only when it is allowed.
+ */
+import { db } from "~/utils/db.server";
+import { now } from "~/utils/clock.server";
+
+export type Limit = { key: string; max: number; windowMs: number };
+export type LimitResult = { ok: true } | { ok: false; retryAt: Date };
+
+/** Checks every limit; when all allow it, records one hit on each. */
+export async function tryAcquire(limits: Limit[]): Promise<LimitResult> {
+  const at = now();
+  let retryAt: Date | undefined;
+  for (const limit of limits) {
+    const since = new Date(at.getTime() - limit.windowMs);
+    const hits = await db.rateLimitHit.findMany({
+      where: { key: limit.key, createdAt: { gt: since } },
+      orderBy: { createdAt: "asc" },
+      select: { createdAt: true },
+      take: limit.max,
+    });
+    if (hits.length >= limit.max) {
+      // Free again when the oldest counted hit leaves the window.
+      const free = new Date(hits[0].createdAt.getTime() + limit.windowMs);
+      if (!retryAt || free > retryAt) retryAt = free;
+    }
+  }
+  if (retryAt) return { ok: false, retryAt };
+  await db.rateLimitHit.createMany({ data: limits.map((l) => ({ key: l.key, createdAt: at })) });
+  return { ok: true };
+}
+
+/** "in 38 minutes": when to try again, without guessing the visitor's time zone. */
+export function retryAfterText(retryAt: Date): string {
+  const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now().getTime()) / 60_000));
+  return minutes === 1 ? "in 1 minute" : `in ${minutes} minutes`;
+}
+
+export function retryAfterSeconds(retryAt: Date): number {
+  return Math.max(1, Math.ceil((retryAt.getTime() - now().getTime()) / 1000));
+}
+
+const HOUR = 60 * 60 * 1000;
+
+/** Sign-in e-mails: at most 5 per address and 20 per IP an hour. */
+export function signInEmailLimits(email: string, ip: string): Limit[] {
+  return [
+    { key: `signin-email:${email}`, max: 5, windowMs: HOUR },
+    { key: `signin-ip:${ip}`, max: 20, windowMs: HOUR },
+  ];
+}
+
+/** Guesses (passwords, codes): tiered the same way, a little more generous per address. */
+export function guessLimits(kind: "password" | "code", email: string, ip: string): Limit[] {
+  return [
+    { key: `${kind}-email:${email}`, max: 10, windowMs: HOUR },
+    { key: `${kind}-ip:${ip}`, max: 30, windowMs: HOUR },
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * Signed-in sessions: a row per browser in the database, referenced by the signed,
+ * HttpOnly gc_session cookie. 30-day rolling expiry; signing out deletes the row.
+ */
+import { createCookie } from "@remix-run/node";
+import { randomSecret } from "./crypto.server";
+import { toSessionUser, type SessionUser } from "./users.server";
+import { now } from "~/utils/clock.server";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+
+const SESSION_DAYS = 30;
+const DAY = 24 * 60 * 60 * 1000;
+
+export const sessionCookie = createCookie("gc_session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: env.publicUrl.startsWith("https:"),
+  path: "/",
+  maxAge: SESSION_DAYS * 24 * 60 * 60,
+  secrets: [env.sessionSecret],
+});
+
+export async function createUserSession(userId: string): Promise<string> {
+  const id = randomSecret();
+  await db.session.create({ data: { id, userId, expiresAt: new Date(now().getTime() + SESSION_DAYS * DAY) } });
+  return sessionCookie.serialize(id);
+}
+
+export type CurrentSession = { sessionId: string; user: SessionUser; setCookie?: string };
+
+/** Per request: the same Request is asked by the root and the route loaders. */
+const memo = new WeakMap<Request, Promise<CurrentSession | null>>();
+
+/**
+ * The signed-in user, or null. A session used more than a day after it was last
+ * extended gets another 30 days (and a fresh cookie in `setCookie`).
+ */
+export function currentSession(request: Request): Promise<CurrentSession | null> {
+  let pending = memo.get(request);
+  if (!pending) {
+    pending = readSession(request.headers.get("Cookie"));
+    memo.set(request, pending);
+  }
+  return pending;
+}
+
+async function readSession(cookieHeader: string | null): Promise<CurrentSession | null> {
+  if (!cookieHeader?.includes("gc_session=")) return null;
+  const id = await sessionCookie.parse(cookieHeader).catch(() => null);
+  if (typeof id !== "string" || id.length > 100) return null;
+  const row = await db.session.findUnique({ where: { id }, include: { user: true } });
+  const at = now();
+  if (!row) return null;
+  if (row.expiresAt <= at) {
+    await db.session.deleteMany({ where: { id } });
+    return null;
+  }
+  const session: CurrentSession = { sessionId: id, user: toSessionUser(row.user) };
+  if (row.expiresAt.getTime() - at.getTime() < (SESSION_DAYS - 1) * DAY) {
+    await db.session.update({ where: { id }, data: { expiresAt: new Date(at.getTime() + SESSION_DAYS * DAY) } });
+    session.setCookie = await sessionCookie.serialize(id);
+  }
+  return session;
+}
+
+/** Signs out: deletes the row and clears the cookie. */
+export async function destroySession(request: Request): Promise<string> {
+  const session = await currentSession(request);
+  if (session) await db.session.deleteMany({ where: { id: session.sessionId } });
+  return sessionCookie.serialize("", { maxAge: 0 });
+}

@@ -1,0 +1,130 @@
+/**
+ * E-mail bodies. E-mail clients drop <style> blocks and external CSS, so the brand look
+ * is written as inline styles on tables; every interpolated value is escaped.
+ */
+
+export type RenderedEmail = { subject: string; html: string; text: string };
+
+const BRAND = {
+  cream: "#fbf6f1",
+  line: "#eadbd0",
+  ink: "#2e2227",
+  muted: "#6f5d65",
+  rose: "#9c4a5b",
+  serif: "Georgia, 'Times New Roman', serif",
+  sans: "-apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  mono: "'SFMono-Regular', Menlo, Consolas, 'Courier New', monospace",
+};
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** A paragraph of body copy (the text is escaped). */
+export function paragraph(text: string): string {
+  return `<p style="margin:0 0 16px;font-family:${BRAND.sans};font-size:16px;line-height:24px;color:${BRAND.ink};">${escapeHtml(text)}</p>`;
+}
+
+/**
+ * A "bulletproof" button for bodyHtml: a table cell carries the colour and the link a border
+ * in the same colour, so it stays a solid rosewood button in clients that ignore padding on
+ * links (Outlook) or block images.
+ */
+export function emailButton(label: string, href: string): string {
+  // Escaping keeps the markup intact, but a javascript: or data: URL would still run when clicked.
+  if (!/^https?:\/\//i.test(href)) throw new Error(`e-mail buttons link to http(s) URLs, not ${href.slice(0, 40)}`);
+  const colour = BRAND.rose;
+  return `<table role="presentation" border="0" cellpadding="0" cellspacing="0" align="center" style="margin:8px auto 24px;">
+<tr><td align="center" bgcolor="${colour}" style="border-radius:999px;background-color:${colour};">
+<a href="${escapeHtml(href)}" target="_blank" style="display:inline-block;padding:14px 32px;border:1px solid ${colour};border-radius:999px;font-family:${BRAND.sans};font-size:16px;font-weight:bold;line-height:20px;color:#ffffff;text-decoration:none;">${escapeHtml(label)}</a>
+</td></tr></table>`;
+}
+
+export type EmailLayout = {
+  brandName: string;
+  /** The preview line inbox lists show after the subject. */
+  preheader: string;
+  heading: string;
+  /** Trusted HTML: build it from paragraph(), emailButton() and escapeHtml(). */
+  bodyHtml: string;
+  /** Trusted HTML shown small under the card. */
+  footerHtml: string;
+};
+
+/** The brand frame every e-mail shares: cream page, white card, serif heading. */
+export function layoutEmail(input: EmailLayout): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(input.heading)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:${BRAND.cream};">
+<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;">${escapeHtml(input.preheader)}</div>
+<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0" bgcolor="${BRAND.cream}" style="background-color:${BRAND.cream};">
+<tr><td align="center" style="padding:32px 16px;">
+<table role="presentation" width="100%" border="0" cellpadding="0" cellspacing="0" style="max-width:560px;">
+<tr><td align="center" style="padding:0 0 20px;font-family:${BRAND.serif};font-size:22px;font-weight:bold;color:${BRAND.rose};">${escapeHtml(input.brandName)}</td></tr>
+<tr><td bgcolor="#ffffff" style="padding:36px 32px 20px;background-color:#ffffff;border:1px solid ${BRAND.line};border-radius:20px;">
+<h1 style="margin:0 0 20px;font-family:${BRAND.serif};font-size:28px;font-weight:normal;line-height:34px;color:${BRAND.ink};">${escapeHtml(input.heading)}</h1>
+${input.bodyHtml}
+</td></tr>
+<tr><td align="center" style="padding:20px 16px 0;font-family:${BRAND.sans};font-size:13px;line-height:20px;color:${BRAND.muted};">${input.footerHtml}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>`;
+}
+
+const SIGN_IN_BUTTON_LABEL = "Access My Skincare Plan";
+
+function minutes(count: number): string {
+  return `${count} ${count === 1 ? "minute" : "minutes"}`;
+}
+
+function codeBlock(label: string, code: string): string {
+  return `<p style="margin:0 0 8px;font-family:${BRAND.sans};font-size:15px;line-height:22px;color:${BRAND.muted};text-align:center;">${escapeHtml(label)}</p>
+<p style="margin:0 0 24px;font-family:${BRAND.mono};font-size:30px;font-weight:bold;letter-spacing:6px;line-height:38px;color:${BRAND.ink};text-align:center;">${escapeHtml(code)}</p>`;
+}
+
+/** The magic-link e-mail: a button, the same sign-in as a code, and what to do if unexpected. */
+export function signInEmail(input: { link: string; code: string; brandName: string; supportEmail: string; expiresInMinutes: number }): RenderedEmail {
+  const { link, code, brandName, supportEmail } = input;
+  const intro = `Sign in to ${brandName} to see your personalised skincare plan.`;
+  const codeLine = "Or enter this code on the sign-in page:";
+  const expiry = `The link works once and expires in ${minutes(input.expiresInMinutes)}.`;
+  const ignore = "If you didn't ask to sign in, you can safely ignore this e-mail: nobody can sign in without this link or code.";
+
+  const html = layoutEmail({
+    brandName,
+    preheader: `Your sign-in link and code. ${expiry}`,
+    heading: "Your sign-in link",
+    bodyHtml: [
+      paragraph("Hi there,"),
+      paragraph(`${intro} Tap the button below.`),
+      emailButton(SIGN_IN_BUTTON_LABEL, link),
+      codeBlock(codeLine, code),
+      paragraph(expiry),
+      paragraph(ignore),
+    ].join("\n"),
+    footerHtml: `Questions? Write to <a href="mailto:${escapeHtml(supportEmail)}" style="color:${BRAND.rose};">${escapeHtml(supportEmail)}</a>.`,
+  });
+
+  const text = [
+    "Hi there,",
+    intro,
+    `${SIGN_IN_BUTTON_LABEL}:\n${link}`,
+    `${codeLine} ${code}`,
+    expiry,
+    ignore,
+    `Questions? Write to ${supportEmail}.`,
+    `The ${brandName} team`,
+  ].join("\n\n");
+
+  return { subject: `Your ${brandName} sign-in link`, html, text: `${text}\n` };
+}

@@ -1,0 +1,108 @@
+/**
+ * /login 'Access Your Plan': e-mail link (default), password for accounts that have one,
+ * and Google when configured. Signed-in members go to /home.
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { GoogleButton } from "~/auth/google-button";
+import { requireAnonymous } from "~/auth/guards.server";
+import { sendSignInLink, signInWithPassword } from "~/auth/login.server";
+import { HONEYPOT_FIELD } from "~/auth/honeypot";
+import { safeRedirect } from "~/auth/redirect";
+import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
+import { env } from "~/utils/env.server";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Glow Coach" }, { name: "description", content: "Access your personalised skincare plan." }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const url = new URL(request.url);
+  return {
+    google: env.google !== null,
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
+    withPassword: url.searchParams.get("method") === "password",
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const form = await readFormEntries(request);
+  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status });
+  const fields = fieldsOf(form.entries);
+  const outcome =
+    fields.intent === "password"
+      ? await signInWithPassword({ email: fields.email, password: fields.password, redirectTo: fields.redirectTo, clientIp: context.clientIp })
+      : await sendSignInLink({ request, email: fields.email, redirectTo: fields.redirectTo, honeypot: fields[HONEYPOT_FIELD], clientIp: context.clientIp });
+  if (outcome instanceof Response) return outcome;
+  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers: outcome.headers });
+}
+
+export default function Login() {
+  const { google, redirectTo, withPassword } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [params] = useSearchParams();
+  const busy = navigation.state === "submitting";
+  const generalError = result && !result.field ? result.error : undefined;
+  const otherMethod = new URLSearchParams(params);
+  if (withPassword) otherMethod.delete("method");
+  else otherMethod.set("method", "password");
+
+  return (
+    <AuthCard>
+      <h1 className="text-center text-3xl font-semibold">Access Your Plan</h1>
+      <p className="mt-2 text-center text-muted">
+        {withPassword ? "Sign in with your e-mail and password." : "Enter your e-mail and we'll send you a link to sign in. No password needed."}
+      </p>
+
+      <Form method="post" className="send-link-form mt-7 grid gap-4" noValidate>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <input type="hidden" name="intent" value={withPassword ? "password" : "email-link"} />
+        <Honeypot />
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@example.com"
+          required
+          error={result?.field === "email" ? result.error : undefined}
+        />
+        {withPassword ? (
+          <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={result?.field === "password" ? result.error : undefined} />
+        ) : null}
+        <FormAlert>{generalError}</FormAlert>
+        {/* 'Send Magic Link' appears once an e-mail is typed (CSS :placeholder-shown, so also without JavaScript). */}
+        <button type="submit" className={`btn-primary w-full ${withPassword ? "" : "send-link-button"}`} disabled={busy}>
+          {withPassword ? (busy ? "Signing in..." : "Sign in") : busy ? "Sending..." : "Send Magic Link"}
+        </button>
+      </Form>
+
+      <div className="mt-4 text-center">
+        <Link to={`/login?${otherMethod}`} className="text-sm font-semibold text-rose-700 underline-offset-4 hover:underline">
+          {withPassword ? "Use a magic link instead" : "Use a password instead"}
+        </Link>
+      </div>
+
+      {google ? (
+        <>
+          <div className="my-6 flex items-center gap-3 text-sm text-muted" aria-hidden="true">
+            <span className="h-px flex-1 bg-line" /> or <span className="h-px flex-1 bg-line" />
+          </div>
+          <GoogleButton redirectTo={redirectTo} />
+        </>
+      ) : null}
+
+      <div className="mt-8 flex flex-col items-center gap-2 text-sm">
+        <p className="text-muted">
+          New here? <Link to="/registration" className="font-semibold text-rose-700 hover:underline">Create an account</Link>
+        </p>
+        <Link to="/" className="font-medium text-muted hover:text-ink">
+          Back to Home
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * 'Check Your Email!' after a sign-in link is sent, with the code from the e-mail as a
+ * way to sign in on a device where the link doesn't open.
+ */
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { requireAnonymous } from "~/auth/guards.server";
+import { pendingEmail, signInWithCode } from "~/auth/login.server";
+import { CheckEmailSteps } from "~/components/check-email-steps";
+import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+
+export const meta: MetaFunction = () => [{ title: "Check your email · Glow Coach" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const email = await pendingEmail(request);
+  if (!email) throw redirect("/login");
+  return { email };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const form = await readFormEntries(request);
+  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status });
+  const outcome = await signInWithCode({ request, code: fieldsOf(form.entries).code, clientIp: context.clientIp });
+  if (outcome instanceof Response) return outcome;
+  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers: outcome.headers });
+}
+
+export default function CheckEmail() {
+  const { email } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard>
+      <h1 className="text-center text-3xl font-semibold">Check Your Email!</h1>
+      <p className="mt-2 text-center text-muted">
+        We sent a sign-in link to <strong className="text-ink">{email}</strong>.
+      </p>
+      <CheckEmailSteps />
+
+      <Form method="post" className="mt-8 grid gap-3 border-t border-line pt-6" noValidate>
+        <TextField
+          label="Opening the e-mail on another device? Enter the code from it"
+          name="code"
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={9}
+          placeholder="ABC123"
+          className="min-h-12 rounded-2xl border border-line bg-white px-4 text-center font-mono text-xl tracking-[0.3em] uppercase"
+          error={result?.field === "code" ? result.error : undefined}
+        />
+        <FormAlert>{result && !result.field ? result.error : undefined}</FormAlert>
+        <button type="submit" className="btn-secondary w-full" disabled={busy}>
+          {busy ? "Checking..." : "Sign in with code"}
+        </button>
+      </Form>
+
+      <Form method="post" action="/login" className="mt-4 text-center">
+        <input type="hidden" name="email" value={email} />
+        <p className="text-sm text-muted">
+          Didn't get it?{" "}
+          <button type="submit" className="font-semibold text-rose-700 underline-offset-4 hover:underline">
+            Send a new link
+          </button>
+        </p>
+      </Form>
+      <div className="mt-6 text-center">
+        <Link to="/" className="btn-primary w-full">
+          Back to Home
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

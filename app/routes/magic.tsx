@@ -1,0 +1,73 @@
+/**
+ * /magic?token=...&id=...: the page an e-mailed sign-in link opens. One button signs in;
+ * a link that cannot be used says why and offers a new one.
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { TOKEN_MESSAGES } from "~/auth/login-tokens.server";
+import { openLink, spendLink, statusFor, type LinkView } from "~/auth/magic-link.server";
+import { AuthCard, Honeypot, TextField } from "~/components/ui/form";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Glow Coach" }, { name: "robots", content: "noindex" }];
+
+function present(view: LinkView) {
+  const message = view.state === "valid" ? null : TOKEN_MESSAGES[view.state];
+  return { state: view.state, email: view.email ?? null, token: view.token, id: view.id, message };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const view = await openLink(new URL(request.url));
+  return data(present(view), { status: statusFor(view.state), headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readFormEntries(request);
+  if (!form.ok) return data(present({ state: "malformed", token: "", id: "" }), { status: form.status });
+  const { token = "", id = "" } = fieldsOf(form.entries);
+  const outcome = await spendLink(request, token, id);
+  if (outcome instanceof Response) return outcome;
+  return data(present(outcome), { status: statusFor(outcome.state) });
+}
+
+export default function MagicLink() {
+  const opened = useLoaderData<typeof loader>();
+  const used = useActionData<typeof action>();
+  const view = used ?? opened;
+  const busy = useNavigation().state === "submitting";
+
+  if (!view.message) {
+    return (
+      <AuthCard>
+        <h1 className="text-center text-3xl font-semibold">Welcome back</h1>
+        <p className="mt-2 text-center text-muted">Press the button to finish signing in on this device.</p>
+        <Form method="post" className="mt-8">
+          <input type="hidden" name="token" value={view.token} />
+          <input type="hidden" name="id" value={view.id} />
+          <button type="submit" className="btn-primary w-full" disabled={busy}>
+            {busy ? "Signing in..." : `Sign in as ${view.email}`}
+          </button>
+        </Form>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard>
+      <h1 className="text-center text-3xl font-semibold">{view.message.title}</h1>
+      <p className="mt-3 text-center text-muted">{view.message.text}</p>
+      <Form method="post" action="/login" className="mt-7 grid gap-4" noValidate>
+        <Honeypot />
+        <TextField label="E-mail" name="email" type="email" autoComplete="email" defaultValue={view.email ?? ""} placeholder="you@example.com" required />
+        <button type="submit" className="btn-primary w-full">
+          Send a new link
+        </button>
+      </Form>
+      <div className="mt-6 text-center">
+        <Link to="/" className="text-sm font-medium text-muted hover:text-ink">
+          Back to Home
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { randomSecret } from "~/auth/crypto.server";
+import { claimCode, claimLink, inspectLink, issueLoginToken } from "~/auth/login-tokens.server";
+import { signInEmailLimits, tryAcquire } from "~/auth/rate-limit.server";
+import { signInByEmail } from "~/auth/users.server";
+import { setClockOffset } from "./clock";
+
+let n = 0;
+const address = () => `person${n++}-${Date.now()}@example.com`;
+
+describe("sign-in links", () => {
+  afterEach(() => setClockOffset(0));
+
+  it("work once", async () => {
+    const email = address();
+    const secret = randomSecret();
+    await issueLoginToken({ email, secret });
+    expect(await inspectLink(secret)).toEqual({ state: "valid", email });
+    expect(await claimLink(secret, email)).toMatchObject({ ok: true, email });
+    expect(await claimLink(secret, email)).toEqual({ ok: false, state: "used" });
+    expect(await inspectLink(secret)).toEqual({ state: "used", email });
+  });
+
+  it("are replaced by a newer link", async () => {
+    const email = address();
+    const older = randomSecret();
+    const newer = randomSecret();
+    await issueLoginToken({ email, secret: older });
+    await issueLoginToken({ email, secret: newer });
+    expect((await inspectLink(older)).state).toBe("superseded");
+    expect(await claimLink(older, email)).toEqual({ ok: false, state: "superseded" });
+    expect(await claimLink(newer, email)).toMatchObject({ ok: true });
+  });
+
+  it("expire after 15 minutes", async () => {
+    const email = address();
+    const secret = randomSecret();
+    await issueLoginToken({ email, secret });
+    setClockOffset(14 * 60_000);
+    expect((await inspectLink(secret)).state).toBe("valid");
+    setClockOffset(15 * 60_000 + 1000);
+    expect((await inspectLink(secret)).state).toBe("expired");
+    expect(await claimLink(secret, email)).toEqual({ ok: false, state: "expired" });
+  });
+
+  it("are malformed when unknown, cut short, or for another address", async () => {
+    expect((await inspectLink("short")).state).toBe("malformed");
+    expect((await inspectLink(randomSecret())).state).toBe("malformed");
+    expect((await inspectLink(null)).state).toBe("malformed");
+    const email = address();
+    const secret = randomSecret();
+    await issueLoginToken({ email, secret });
+    expect(await claimLink(secret, "someone-else@example.com")).toEqual({ ok: false, state: "malformed" });
+  });
+
+  it("sign in exactly one of many simultaneous clicks", async () => {
+    const email = address();
+    const secret = randomSecret();
+    await issueLoginToken({ email, secret });
+    const results = await Promise.all(Array.from({ length: 12 }, () => claimLink(secret, email)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+  });
+});
+
+describe("sign-in codes", () => {
+  afterEach(() => setClockOffset(0));
+
+  it("sign in once with the newest link's code, whatever the spacing or case", async () => {
+    const email = address();
+    const { code } = await issueLoginToken({ email, secret: randomSecret(), redirectTo: "/plan/x" });
+    const typed = `${code.slice(0, 3).toLowerCase()} ${code.slice(3)}`;
+    expect(await claimCode(email, typed)).toEqual({ ok: true, email, redirectTo: "/plan/x" });
+    expect(await claimCode(email, code)).toEqual({ ok: false, state: "used" });
+  });
+
+  it("stop working after five wrong guesses", async () => {
+    const email = address();
+    const { code } = await issueLoginToken({ email, secret: randomSecret() });
+    const wrong = code === "AAAAAA" ? "BBBBBB" : "AAAAAA";
+    for (let left = 4; left >= 0; left--) expect(await claimCode(email, wrong)).toEqual({ ok: false, state: "wrong-code", attemptsLeft: left });
+    expect(await claimCode(email, code)).toEqual({ ok: false, state: "superseded" });
+  });
+
+  it("of an older link don't work", async () => {
+    const email = address();
+    const { code } = await issueLoginToken({ email, secret: randomSecret() });
+    const { code: newer } = await issueLoginToken({ email, secret: randomSecret() });
+    if (code !== newer) expect((await claimCode(email, code)).ok).toBe(false);
+    expect((await claimCode(email, newer)).ok).toBe(true);
+  });
+});
+
+describe("rate limits", () => {
+  afterEach(() => setClockOffset(0));
+
+  it("allow 5 sign-in e-mails per address an hour, then say when to try again", async () => {
+    const email = address();
+    for (let i = 0; i < 5; i++) expect(await tryAcquire(signInEmailLimits(email, `10.0.0.${n}`))).toEqual({ ok: true });
+    const blocked = await tryAcquire(signInEmailLimits(email, `10.0.0.${n}`));
+    expect(blocked.ok).toBe(false);
+    setClockOffset(61 * 60_000);
+    expect(await tryAcquire(signInEmailLimits(email, `10.0.0.${n}`))).toEqual({ ok: true });
+  });
+
+  it("allow 20 per IP an hour across addresses", async () => {
+    const ip = `192.168.1.${n++}`;
+    for (let i = 0; i < 20; i++) expect((await tryAcquire(signInEmailLimits(address(), ip))).ok).toBe(true);
+    expect((await tryAcquire(signInEmailLimits(address(), ip))).ok).toBe(false);
+  });
+});
+
+describe("accounts", () => {
+  it("are created at first sign-in with the user role, admin for ADMIN_EMAILS", async () => {
+    const user = await signInByEmail(address());
+    expect(user.role).toBe("user");
+    expect((await signInByEmail("boss@glowcoach.test")).role).toBe("admin");
+  });
+});
