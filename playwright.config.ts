@@ -1,6 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+// The test run's own SMTP and OAuth servers (tests/e2e/global-setup.ts), next to the app's port.
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
+const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
 export const E2E_DATA_DIR = "test-results/e2e-data";
 
 // Debian's Chromium (Playwright cannot download browsers on these machines).
@@ -36,6 +39,18 @@ export default defineConfig({
     timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
-    env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: E2E_DATA_DIR, APP_ENV: "local", SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT ?? 3225}`, TEST_CLOCK: "1", ADMIN_EMAILS: "admin@glowcoach.test" },
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: E2E_DATA_DIR,
+      APP_ENV: "local",
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      GOOGLE_CLIENT_ID: "glow-e2e-client",
+      GOOGLE_CLIENT_SECRET: "glow-e2e-secret",
+      GOOGLE_ISSUER: `http://127.0.0.1:${OAUTH_PORT}`,
+      TEST_CLOCK: "1",
+      TRUST_PROXY: "1",
+      ADMIN_EMAILS: "admin@glowcoach.test",
+    },
   },
 });

@@ -69,6 +69,11 @@ if (env.logRequests) {
   });
 }
 
+if (env.testClock && !vite) {
+  // Tests only (refused in production): a request may run at another time, see clock.server.ts.
+  app.use((req, res, next) => build.entry.module.withRequestClock(req.headers["x-test-clock-offset-ms"], next));
+}
+
 // app.use, not app.all("*"): a wildcard route would decode the path and refuse broken %-encoding.
 app.use(
   createRequestHandler({

@@ -11,6 +11,7 @@ import type { RootData } from "./root";
 export { getLoadContext } from "./load-context.server";
 export { serveCachedPage } from "./funnels/page-cache.server";
 export { env } from "./utils/env.server";
+export { withRequestClock } from "./utils/clock.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -1,13 +1,81 @@
+/**
+ * 'Continue with Google'. Without JavaScript a plain form posts to /auth/google and the page
+ * goes to Google. With it, the same form posts into a 500x600 popup; the popup's
+ * /auth/callback page messages us, and we also poll for it closing (spec section 4).
+ */
 import { Form } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { showToast } from "~/components/ui/toaster";
+import { GIVE_UP_MS, isAuthMessage, POLL_MS, popupFeatures, POPUP_NAME } from "./google-popup";
 
-/** 'Continue with Google': a plain form to /auth/google (a full-page redirect). */
+const FAILED = { title: "Error", description: "Failed to sign in with Google. Please try again.", variant: "destructive" } as const;
+
 export function GoogleButton({ redirectTo }: { redirectTo: string }) {
+  const [busy, setBusy] = useState(false);
+  const popupField = useRef<HTMLInputElement>(null);
+  const stop = useRef<() => void>(() => {});
+
+  useEffect(() => () => stop.current(), []);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const form = event.currentTarget;
+    const popup = window.open("", POPUP_NAME, popupFeatures({ x: window.screenX, y: window.screenY, width: window.outerWidth, height: window.outerHeight }));
+    if (!popup) {
+      // Popup blocked: let the form go to Google in this window instead.
+      form.removeAttribute("target");
+      if (popupField.current) popupField.current.value = "0";
+      return;
+    }
+    form.target = POPUP_NAME;
+    if (popupField.current) popupField.current.value = "1";
+    // After this event, so the submission is already under way when the button disables.
+    setTimeout(() => setBusy(true), 0);
+
+    let done = false;
+    const finish = (outcome: "success" | "error" | "closed") => {
+      if (done) return;
+      done = true;
+      stop.current();
+      if (outcome === "success") window.location.assign(redirectTo);
+      else {
+        if (outcome === "error") showToast(FAILED);
+        setBusy(false);
+      }
+    };
+    const onMessage = (message: MessageEvent) => {
+      if (message.origin !== window.location.origin || !isAuthMessage(message.data)) return;
+      finish(message.data.status);
+    };
+    // The popup may close before its message arrives (or be closed by hand): ask the server.
+    const poll = setInterval(async () => {
+      if (!popup.closed) return;
+      clearInterval(poll);
+      try {
+        const status = (await (await fetch("/auth/status", { cache: "no-store" })).json()) as { signedIn?: boolean };
+        finish(status.signedIn ? "success" : "closed");
+      } catch {
+        finish("error");
+      }
+    }, POLL_MS);
+    const giveUp = setTimeout(() => {
+      if (!popup.closed) popup.close();
+      finish("closed");
+    }, GIVE_UP_MS);
+    window.addEventListener("message", onMessage);
+    stop.current = () => {
+      clearInterval(poll);
+      clearTimeout(giveUp);
+      window.removeEventListener("message", onMessage);
+    };
+  }
+
   return (
-    <Form method="post" action="/auth/google" reloadDocument>
+    <Form method="post" action="/auth/google" reloadDocument onSubmit={onSubmit}>
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button type="submit" className="btn-secondary w-full">
+      <input ref={popupField} type="hidden" name="popup" value="0" />
+      <button type="submit" className="btn-secondary w-full" disabled={busy} aria-busy={busy}>
         <GoogleMark />
-        Continue with Google
+        {busy ? "Waiting for Google..." : "Continue with Google"}
       </button>
     </Form>
   );

@@ -63,8 +63,10 @@ export async function sendSignInLink(input: {
     });
   } catch (thrown) {
     if (thrown instanceof Response) {
-      thrown.headers.append("Set-Cookie", await toastHeader(MAGIC_LINK_SENT));
-      return thrown;
+      // 303: the answer to a form POST is a GET of the next page.
+      const headers = new Headers(thrown.headers);
+      headers.append("Set-Cookie", await toastHeader(MAGIC_LINK_SENT));
+      return redirect(thrown.headers.get("Location") ?? "/login/check-email", { status: 303, headers });
     }
     // The strategy's own message for a failed send is the catalogue's fallback text.
     const message = thrown instanceof Error && thrown.message ? thrown.message : "Failed to send magic link. Please try again.";

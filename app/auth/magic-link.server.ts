@@ -3,7 +3,7 @@
  * that follow links spend nothing); pressing 'Sign in as ...' spends it.
  */
 import { env } from "~/utils/env.server";
-import { authenticator, LinkError } from "./authenticator.server";
+import { authenticator, LinkError, readLinkToken } from "./authenticator.server";
 import { inspectLink, type TokenState } from "./login-tokens.server";
 import { safeRedirect } from "./redirect";
 import { signedIn } from "./login.server";
@@ -13,7 +13,12 @@ export type LinkView = { state: TokenState; email?: string; token: string; id: s
 export async function openLink(url: URL): Promise<LinkView> {
   const token = url.searchParams.get("token") ?? "";
   const id = url.searchParams.get("id") ?? "";
-  const { state, email } = token ? await inspectLink(id) : { state: "malformed" as const, email: undefined };
+  if (!token) return { state: "malformed", token, id };
+  const { state, email } = await inspectLink(id);
+  if (state !== "valid") return { state, email, token, id };
+  // The token must be the one sent with this secret: a changed token cannot be used later.
+  const sealed = await readLinkToken(token);
+  if (!sealed || sealed.secret !== id || sealed.email !== email) return { state: "malformed", token, id };
   return { state, email, token, id };
 }
 

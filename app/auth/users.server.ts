@@ -40,3 +40,21 @@ export async function signInByEmail(email: string): Promise<SessionUser> {
 export async function findUserByEmail(email: string) {
   return db.user.findUnique({ where: { email } });
 }
+
+/**
+ * The account for a Google identity: found by its Google id, else by its verified e-mail
+ * (linking the two), else created with the name Google gives.
+ */
+export async function signInWithGoogle(google: { sub: string; email: string; name?: string }): Promise<SessionUser> {
+  const email = EmailAddress.parse(google.email);
+  const admin = roleFor(email);
+  const linked = await db.user.findUnique({ where: { googleId: google.sub } });
+  const user = linked
+    ? await db.user.update({ where: { id: linked.id }, data: admin ? { role: admin } : {} })
+    : await db.user.upsert({
+        where: { email },
+        create: { email, name: google.name ?? null, googleId: google.sub, role: admin ?? "user" },
+        update: { googleId: google.sub, ...(admin ? { role: admin } : {}) },
+      });
+  return toSessionUser(user);
+}

@@ -4,6 +4,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { formPageHeaders } from "~/utils/route-headers";
 import { GoogleButton } from "~/auth/google-button";
 import { requireAnonymous } from "~/auth/guards.server";
 import { sendSignInLink, signInWithPassword } from "~/auth/login.server";
@@ -28,14 +29,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status });
+  if (!form.ok) return data({ error: form.error, field: undefined, email: "" }, { status: form.status });
   const fields = fieldsOf(form.entries);
   const outcome =
     fields.intent === "password"
       ? await signInWithPassword({ email: fields.email, password: fields.password, redirectTo: fields.redirectTo, clientIp: context.clientIp })
       : await sendSignInLink({ request, email: fields.email, redirectTo: fields.redirectTo, honeypot: fields[HONEYPOT_FIELD], clientIp: context.clientIp });
   if (outcome instanceof Response) return outcome;
-  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers: outcome.headers });
+  // The address comes back into the form (never the password), so a reload without JavaScript keeps it.
+  return data({ error: outcome.error, field: outcome.field, email: typeof fields.email === "string" ? fields.email.slice(0, 254) : "" }, { status: outcome.status, headers: outcome.headers });
 }
 
 export default function Login() {
@@ -68,6 +70,7 @@ export default function Login() {
           inputMode="email"
           placeholder="you@example.com"
           required
+          defaultValue={result?.email}
           error={result?.field === "email" ? result.error : undefined}
         />
         {withPassword ? (
@@ -106,3 +109,4 @@ export default function Login() {
     </AuthCard>
   );
 }
+export const headers = formPageHeaders;

@@ -4,6 +4,7 @@
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { formPageHeaders } from "~/utils/route-headers";
 import { requireAnonymous } from "~/auth/guards.server";
 import { pendingEmail, signInWithCode } from "~/auth/login.server";
 import { CheckEmailSteps } from "~/components/check-email-steps";
@@ -75,3 +76,4 @@ export default function CheckEmail() {
     </AuthCard>
   );
 }
+export const headers = formPageHeaders;

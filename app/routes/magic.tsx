@@ -4,6 +4,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { formPageHeaders } from "~/utils/route-headers";
 import { TOKEN_MESSAGES } from "~/auth/login-tokens.server";
 import { openLink, spendLink, statusFor, type LinkView } from "~/auth/magic-link.server";
 import { AuthCard, Honeypot, TextField } from "~/components/ui/form";
@@ -18,7 +19,9 @@ function present(view: LinkView) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const view = await openLink(new URL(request.url));
-  return data(present(view), { status: statusFor(view.state), headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  // The URL holds the token: never send it to another site as a referrer. ("same-origin",
+  // not "no-referrer": with that, browsers send `Origin: null` and Remix refuses the form POST.)
+  return data(present(view), { status: statusFor(view.state), headers: { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -71,3 +74,4 @@ export default function MagicLink() {
     </AuthCard>
   );
 }
+export const headers = formPageHeaders;

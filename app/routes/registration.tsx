@@ -1,6 +1,7 @@
 /** /registration 'Create Your Account'. */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
+import { formPageHeaders } from "~/utils/route-headers";
 import { requireAnonymous } from "~/auth/guards.server";
 import { HONEYPOT_FIELD } from "~/auth/honeypot";
 import { register } from "~/auth/registration.server";
@@ -81,3 +82,4 @@ export default function Registration() {
     </AuthCard>
   );
 }
+export const headers = formPageHeaders;

@@ -1,0 +1,154 @@
+/**
+ * Google sign-in with remix-auth-oauth2 (OpenID Connect code flow). Endpoints come from the
+ * issuer's discovery document, so tests point GOOGLE_ISSUER at a local OAuth server and
+ * run exactly this code. Shown only when GOOGLE_CLIENT_ID/SECRET are set.
+ *
+ * Two ways in: with JavaScript the button posts into a 500x600 popup and /auth/callback
+ * tells the opener; without it the whole page goes to Google and back.
+ */
+import { createCookie, redirect } from "@remix-run/node";
+import { OAuth2Strategy, type OAuth2Profile } from "remix-auth-oauth2";
+import { z } from "zod";
+import { env } from "~/utils/env.server";
+import { toastHeader } from "~/utils/toast.server";
+import { authenticator, type AuthResult } from "./authenticator.server";
+import { safeRedirect } from "./redirect";
+import { createUserSession } from "./session.server";
+import { signInWithGoogle } from "./users.server";
+
+export const GOOGLE_WELCOME = { title: "Welcome!", description: "Successfully signed in with Google." } as const;
+export const GOOGLE_FAILED = { title: "Error", description: "Failed to sign in with Google. Please try again.", variant: "destructive" } as const;
+
+const Discovery = z.object({
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  userinfo_endpoint: z.url(),
+});
+
+const GoogleUser = z.object({
+  sub: z.string().min(1),
+  email: z.string().email(),
+  email_verified: z.union([z.boolean(), z.literal("true"), z.literal("false")]).transform((v) => v === true || v === "true"),
+  name: z.string().optional(),
+});
+
+type GoogleProfile = OAuth2Profile & { googleUser: z.infer<typeof GoogleUser> };
+
+/** Where the flow started and where it goes after: a signed cookie for the round trip. */
+const flowCookie = createCookie("gc_oauth", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: env.publicUrl.startsWith("https:"),
+  path: "/",
+  maxAge: 10 * 60,
+  secrets: [env.sessionSecret],
+});
+
+const Flow = z.object({ popup: z.boolean(), redirectTo: z.string() });
+type Flow = z.infer<typeof Flow>;
+
+class GoogleStrategy extends OAuth2Strategy<AuthResult, GoogleProfile, Record<string, unknown>> {
+  constructor(
+    private readonly userinfoUrl: string,
+    options: ConstructorParameters<typeof OAuth2Strategy<AuthResult, GoogleProfile, Record<string, unknown>>>[0],
+  ) {
+    super(options, async ({ profile }) => {
+      if (!profile.googleUser.email_verified) throw new Error("This Google account's e-mail address is not verified.");
+      return { user: await signInWithGoogle(profile.googleUser), redirectTo: null };
+    });
+    this.name = "google";
+  }
+
+  /** Only our parameters: the library would otherwise copy the request's query string to Google. */
+  protected authorizationParams(): URLSearchParams {
+    return new URLSearchParams({ scope: "openid email profile", prompt: "select_account" });
+  }
+
+  protected async userProfile(accessToken: string): Promise<GoogleProfile> {
+    const response = await fetch(this.userinfoUrl, { headers: { Authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) throw new Error(`Google's userinfo answered ${response.status}`);
+    const googleUser = GoogleUser.parse(await response.json());
+    return { provider: "google", id: googleUser.sub, googleUser };
+  }
+}
+
+let registered: Promise<void> | null = null;
+
+/** Reads the issuer's discovery document once and registers the strategy. */
+function registerGoogle(): Promise<void> {
+  const google = env.google;
+  if (!google) return Promise.reject(new Error("Google sign-in is not configured"));
+  registered ??= (async () => {
+    const response = await fetch(`${google.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) throw new Error(`OpenID discovery at ${google.issuer} answered ${response.status}`);
+    const endpoints = Discovery.parse(await response.json());
+    authenticator.use(
+      new GoogleStrategy(endpoints.userinfo_endpoint, {
+        authorizationURL: endpoints.authorization_endpoint,
+        tokenURL: endpoints.token_endpoint,
+        clientID: google.clientId,
+        clientSecret: google.clientSecret,
+        // Built on PUBLIC_URL, never on the request's Host header.
+        callbackURL: `${env.publicUrl}/auth/callback`,
+      }),
+      "google",
+    );
+  })().catch((error) => {
+    registered = null; // try again on the next sign-in
+    throw error;
+  });
+  return registered;
+}
+
+/** POST /auth/google: remember the flow and go to Google's account picker. */
+export async function startGoogleSignIn(request: Request, fields: Record<string, string>): Promise<Response> {
+  const flow: Flow = { popup: fields.popup === "1", redirectTo: safeRedirect(fields.redirectTo) };
+  try {
+    await registerGoogle();
+    // The form body is already read: the strategy gets the request without it.
+    await authenticator.authenticate("google", new Request(request.url, { headers: request.headers }));
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
+      thrown.headers.append("Set-Cookie", await flowCookie.serialize(flow));
+      return thrown;
+    }
+    console.error("[auth] could not start Google sign-in", thrown);
+  }
+  return failed(flow);
+}
+
+export type CallbackOutcome = { status: "success" | "error"; headers: Headers } | Response;
+
+/**
+ * GET /auth/callback: Google sends the browser back here. In the popup, the page tells
+ * the opener (status); without a popup, a redirect with a toast.
+ */
+export async function finishGoogleSignIn(request: Request): Promise<CallbackOutcome> {
+  const flow = Flow.safeParse(await flowCookie.parse(request.headers.get("Cookie")).catch(() => null));
+  const { popup, redirectTo } = flow.success ? flow.data : { popup: false, redirectTo: "/home" };
+  const url = new URL(request.url);
+  let result: AuthResult | null = null;
+  if (!url.searchParams.has("error")) {
+    try {
+      await registerGoogle();
+      result = await authenticator.authenticate("google", request, { throwOnError: true });
+    } catch (thrown) {
+      console.warn("[auth] Google sign-in failed:", thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : thrown);
+    }
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", await flowCookie.serialize("", { maxAge: 0 }));
+  if (!result) {
+    if (!popup) return failed({ popup, redirectTo }, headers);
+    return { status: "error", headers };
+  }
+  headers.append("Set-Cookie", await createUserSession(result.user.id));
+  headers.append("Set-Cookie", await toastHeader(GOOGLE_WELCOME));
+  if (!popup) return redirect(redirectTo, { status: 303, headers });
+  return { status: "success", headers };
+}
+
+async function failed(flow: Flow, headers = new Headers()): Promise<Response> {
+  headers.append("Set-Cookie", await toastHeader(GOOGLE_FAILED));
+  return redirect(`/login?${new URLSearchParams({ redirectTo: flow.redirectTo })}`, { status: 303, headers });
+}
