@@ -5,7 +5,8 @@ import type { TutorialFooterData } from "~/members/tutorial.server";
 /** The tutorial's own footer (the spec): its links, the support e-mail and the copyright. */
 export function TutorialFooter({ footer }: { footer: TutorialFooterData }) {
   return (
-    <footer className="border-t border-line/70 bg-sand/50">
+    // The site footer is hidden on these pages, so this one is the page's contentinfo landmark.
+    <footer role="contentinfo" className="border-t border-line/70 bg-sand/50">
       <div className="mx-auto grid max-w-5xl gap-6 px-5 py-8 text-sm text-muted sm:grid-cols-[1.2fr_2fr]">
         <div>
           <p className="flex items-center gap-2 font-display text-lg font-semibold text-ink">
