@@ -7,7 +7,7 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { SparkleIcon } from "~/components/ui/icons";
 import { homeView } from "~/members/home.server";
-import { AvoidList, BottomNav, ProductGrid, SectionCard, TipList } from "~/members/components/member-ui";
+import { AvoidIcon, AvoidList, BottomNav, FlameIcon, ProductGrid, ProductIcon, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · Glow Coach" }];
@@ -46,7 +46,7 @@ export default function Home() {
             </h1>
             <p className="mt-2 max-w-xl text-muted">{plan?.description ?? "We're preparing your routine. Please check back soon."}</p>
             <p className="mt-5 inline-flex items-center gap-2 rounded-full bg-white px-4 py-2 font-semibold text-ink shadow-soft" data-testid="streak">
-              <span aria-hidden="true">🔥</span> Current Streak: {days} {days === 1 ? "day" : "days"}
+              <FlameIcon className="h-5 w-5 text-gold" /> Current Streak: {days} {days === 1 ? "day" : "days"}
             </p>
           </div>
 
@@ -92,13 +92,13 @@ export default function Home() {
         </section>
 
         <div className="mt-6 grid gap-6">
-          <SectionCard title="Tips & Tricks" icon={<span aria-hidden="true">💡</span>}>
+          <SectionCard title="Tips & Tricks" icon={<TipsIcon />}>
             <TipList tips={cards.tips} />
           </SectionCard>
-          <SectionCard title="Recommended for You" icon={<span aria-hidden="true">🧴</span>}>
+          <SectionCard title="Recommended for You" icon={<ProductIcon />}>
             <ProductGrid products={cards.products} />
           </SectionCard>
-          <SectionCard title="What to Avoid" icon={<span aria-hidden="true">🚫</span>}>
+          <SectionCard title="What to Avoid" icon={<AvoidIcon />}>
             <AvoidList items={cards.avoid} />
           </SectionCard>
         </div>

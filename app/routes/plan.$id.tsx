@@ -61,8 +61,8 @@ export default function PlanPlayer() {
         </h1>
 
         <figure className="card relative mt-5 overflow-hidden">
-          <Illustration image={step.image} eager className="aspect-[8/5]" />
-          <figcaption className="absolute inset-x-3 bottom-3 rounded-2xl bg-white/90 p-4 shadow-soft backdrop-blur sm:inset-x-4 sm:bottom-4">
+          <Illustration image={step.image} eager className="aspect-[8/5] h-auto w-full" />
+          <figcaption className="m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur">
             <p className="flex items-center gap-2 text-sm font-semibold text-rose-700">
               <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-rose-600 text-white">
                 <svg viewBox="0 0 24 24" className="ml-0.5 h-3.5 w-3.5" fill="currentColor">

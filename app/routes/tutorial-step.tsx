@@ -6,7 +6,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { ArrowLeftIcon, ArrowRightIcon } from "~/components/ui/icons";
-import { AvoidList, BackToHome, Illustration, ProductGrid, Progress, SectionCard, TipList } from "~/members/components/member-ui";
+import { AvoidIcon, AvoidList, BackToHome, Illustration, MoonIcon, ProductGrid, ProductIcon, Progress, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { tutorialStepView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
@@ -45,8 +45,8 @@ export default function TutorialStepPage() {
           <h1 className="mt-6 text-3xl font-semibold sm:text-4xl">{step.title}</h1>
 
           <figure className="card relative mt-5 overflow-hidden" aria-label={`Video tutorial: ${step.video.title}`}>
-            <Illustration image={step.video.image} eager className="aspect-[8/5]" />
-            <div className="absolute inset-0 flex items-center justify-center bg-ink/10" aria-hidden="true">
+            <Illustration image={step.video.image} eager className="aspect-[8/5] h-auto w-full" />
+            <div className="absolute inset-0 flex items-center justify-center pb-12" aria-hidden="true">
               <span className="flex h-16 w-16 items-center justify-center rounded-full bg-white/95 text-rose-600 shadow-soft">
                 <svg viewBox="0 0 24 24" className="ml-1 h-7 w-7" fill="currentColor">
                   <path d="M7 5v14l12-7L7 5Z" />
@@ -70,13 +70,13 @@ export default function TutorialStepPage() {
           </section>
 
           <div className="mt-8 grid gap-6">
-            <SectionCard title="Tips for You" icon={<span aria-hidden="true">💡</span>}>
+            <SectionCard title="Tips for You" icon={<TipsIcon />}>
               <TipList tips={step.tips} />
             </SectionCard>
-            <SectionCard id="product" title={step.recommendedHeading} icon={<span aria-hidden="true">{step.recommendedHeading === "Recommended for You" ? "🧴" : "🌙"}</span>}>
+            <SectionCard id="product" title={step.recommendedHeading} icon={step.recommendedHeading === "Recommended for You" ? <ProductIcon /> : <MoonIcon />}>
               <ProductGrid products={step.recommended} />
             </SectionCard>
-            <SectionCard title="What to Avoid" icon={<span aria-hidden="true">🚫</span>}>
+            <SectionCard title="What to Avoid" icon={<AvoidIcon />}>
               <AvoidList items={step.avoid} />
             </SectionCard>
           </div>

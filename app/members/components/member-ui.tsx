@@ -21,7 +21,7 @@ export function Illustration({ image, className = "", eager = false }: { image: 
       alt={image.alt}
       loading={eager ? "eager" : "lazy"}
       decoding="async"
-      className={`h-auto w-full object-cover ${className}`}
+      className={`object-cover ${className}`}
     />
   );
 }
@@ -61,7 +61,7 @@ export function ProductGrid({ products }: { products: Product[] }) {
     <ul className="grid gap-4 sm:grid-cols-2">
       {products.map((product) => (
         <li key={product.name} className="flex gap-4 rounded-2xl border border-line/80 bg-cream/60 p-3">
-          <Illustration image={product.image} className="h-20 w-20 shrink-0 rounded-xl" />
+          <Illustration image={product.image} className="h-20 w-20 shrink-0 rounded-xl sm:h-24 sm:w-24" />
           <div className="flex min-w-0 flex-1 flex-col">
             <h3 className="font-sans text-base font-semibold tracking-normal">{product.name}</h3>
             <p className="mt-0.5 text-sm text-muted">{product.description}</p>
@@ -146,3 +146,41 @@ export function BottomNav({ routineHref }: { routineHref: string | null }) {
     </nav>
   );
 }
+
+/** Section icons, inline SVG: emoji fonts are missing on many systems. */
+function SectionIcon({ children }: { children: ReactNode }) {
+  return (
+    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-rose-50 text-rose-600">
+      <svg viewBox="0 0 24 24" className="h-[18px] w-[18px]" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        {children}
+      </svg>
+    </span>
+  );
+}
+
+export const TipsIcon = () => (
+  <SectionIcon>
+    <path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-3.5 10.9c.6.5 1 1.2 1 2V16h5v-.1c0-.8.4-1.5 1-2A6 6 0 0 0 12 3Z" />
+  </SectionIcon>
+);
+export const ProductIcon = () => (
+  <SectionIcon>
+    <path d="M9 8h6v12a1 1 0 0 1-1 1h-4a1 1 0 0 1-1-1V8ZM10 8V5h4v3M12 5V3h4" />
+  </SectionIcon>
+);
+export const AvoidIcon = () => (
+  <SectionIcon>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="m6 6 12 12" />
+  </SectionIcon>
+);
+export const MoonIcon = () => (
+  <SectionIcon>
+    <path d="M19 14.5A7.5 7.5 0 0 1 9.5 5a7.5 7.5 0 1 0 9.5 9.5Z" />
+  </SectionIcon>
+);
+export const FlameIcon = ({ className = "h-5 w-5" }: { className?: string }) => (
+  <svg viewBox="0 0 24 24" className={className} fill="currentColor" aria-hidden="true">
+    <path d="M12 2.5c.6 3.2-1 5-2.6 6.8C7.8 11 6.5 12.6 6.5 15a5.5 5.5 0 0 0 11 0c0-2.1-1-3.8-2.3-5.2-.2 1.3-.8 2.3-1.9 2.8.5-3.6-.3-7.6-1.3-10.1Z" />
+  </svg>
+);
