@@ -1,7 +1,7 @@
 /** /completion: the end of the tutorial (signed in, else /email-instructions). */
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { CheckIcon, ShieldIcon } from "~/components/ui/icons";
+import { CheckIcon, ShieldIcon, SparkleIcon } from "~/components/ui/icons";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { completionView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
@@ -24,7 +24,7 @@ export default function Completion() {
           <span className="flex h-20 w-20 items-center justify-center rounded-full bg-rose-600 text-white shadow-soft">
             <CheckIcon className="h-10 w-10" />
           </span>
-          <span className="absolute -right-1 top-1 text-2xl">✨</span>
+          <SparkleIcon className="absolute -right-1 top-0 h-7 w-7 text-gold" />
         </div>
         <h1 className="mt-8 text-4xl font-semibold sm:text-5xl">{completion.title}</h1>
         <p className="mt-3 text-lg text-muted">{completion.message}</p>
@@ -34,8 +34,8 @@ export default function Completion() {
         <Link to={completion.button.href} className="btn-primary mt-8">
           {completion.button.label}
         </Link>
-        <p className="mt-8 flex items-center gap-2 text-sm text-muted">
-          <ShieldIcon className="h-4 w-4 text-sage" /> {completion.trustLine}
+        <p className="mt-8 flex items-center justify-center gap-2 text-sm text-muted">
+          <ShieldIcon className="h-4 w-4 shrink-0 text-sage" /> <span>{completion.trustLine}</span>
         </p>
       </section>
       <TutorialFooter footer={footer} />
