@@ -4,6 +4,7 @@
 // row each), and reports latency. A benchmark, not a test: it reports, it does not fail.
 import crypto from "node:crypto";
 import path from "node:path";
+import fs from "node:fs";
 import http from "node:http";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
@@ -60,8 +61,19 @@ function post(agent, url, cookie) {
   });
 }
 
+/** CPU time (user + system) the server process has used, in ms (Linux /proc; null elsewhere). */
+function serverCpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
+  } catch {
+    return null;
+  }
+}
+
 /** Sends one finish per member, `inFlight` at a time (all at once when inFlight >= members). */
-async function finishAll(base, members, inFlight) {
+async function finishAll(base, members, inFlight, pid) {
+  const cpuBefore = serverCpuMs(pid);
   const agent = new http.Agent({ keepAlive: inFlight < 1000, maxSockets: inFlight });
   const url = `${base}/plan/${PLAN}`;
   const latencies = [];
@@ -82,7 +94,9 @@ async function finishAll(base, members, inFlight) {
   const wall = performance.now() - wallStarted;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { wall, statuses, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
+  const cpuAfter = serverCpuMs(pid);
+  const cpuPerRequest = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / members.length;
+  return { wall, cpuPerRequest, statuses, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
 }
 
 function countRows(dataDir, today) {
@@ -92,27 +106,27 @@ function countRows(dataDir, today) {
   return row;
 }
 
-export async function benchRoutine({ base, dataDir, sessionSecret }) {
+export async function benchRoutine({ base, dataDir, sessionSecret, serverPid }) {
   const { members, today } = await seedMembers(dataDir, sessionSecret);
   // Warm-up on other members' behalf would record rows; warm the route with a GET instead.
   for (let i = 0; i < 20; i++) await fetch(`${base}/plan/${PLAN}`, { headers: { Cookie: members[i].cookie } }).then((r) => r.arrayBuffer());
 
   const rounds = [
-    ["all 1,000 at once (first finish)", await finishAll(base, members, members.length)],
-    ["all 1,000 at once again (duplicates)", await finishAll(base, members, members.length)],
+    ["all 1,000 at once (first finish)", await finishAll(base, members, members.length, serverPid)],
+    ["all 1,000 at once again (duplicates)", await finishAll(base, members, members.length, serverPid)],
   ];
   const afterBursts = countRows(dataDir, today);
   // The same requests with 50 in flight: the latency one request sees under steady load.
   const shuffled = [...members].sort(() => Math.random() - 0.5);
-  rounds.push(["50 in flight (duplicates)", await finishAll(base, shuffled, 50)]);
+  rounds.push(["50 in flight (duplicates)", await finishAll(base, shuffled, 50, serverPid)]);
   const final = countRows(dataDir, today);
 
   console.log(`\n## Finish today's routine: ${members.length} distinct members, POST /plan/${PLAN} (intent=finish)\n`);
-  console.log("| round | wall ms | p50 ms | p99 ms | max ms | answers |");
-  console.log("|---|---:|---:|---:|---:|---|");
+  console.log("| round | wall ms | p50 ms | p99 ms | max ms | server CPU ms / request | answers |");
+  console.log("|---|---:|---:|---:|---:|---:|---|");
   for (const [name, r] of rounds) {
     const answers = [...r.statuses].map(([k, v]) => `${v}× ${k}`).join(", ");
-    console.log(`| ${name} | ${r.wall.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${answers} |`);
+    console.log(`| ${name} | ${r.wall.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpuPerRequest?.toFixed(2) ?? "n/a"} | ${answers} |`);
   }
   const allOk = rounds.every(([, r]) => r.statuses.size === 1 && r.statuses.get("303 /home") === members.length);
   const exactlyOnce = afterBursts.rows === members.length && afterBursts.members === members.length && final.rows === members.length;

@@ -127,7 +127,7 @@ if (!only || only === "funnel") {
 }
 
 if (!only || only === "routine") {
-  await benchRoutine({ base, dataDir, sessionSecret: SESSION_SECRET });
+  await benchRoutine({ base, dataDir, sessionSecret: SESSION_SECRET, serverPid: server.pid });
 }
 
 stop();

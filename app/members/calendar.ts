@@ -17,13 +17,23 @@ export function isValidTimeZone(value: unknown): value is string {
   if (typeof value !== "string" || value.length === 0 || value.length > 64) return false;
   // Only IANA-style names: letters, digits, "/", "_", "-", "+". Keeps odd strings out of Intl.
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return false;
+  const known = checkedZones.get(value);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // Building a formatter costs ~0.1 ms, and every member request asks: remember the answer.
+  if (checkedZones.size >= MAX_CHECKED_ZONES) checkedZones.clear();
+  checkedZones.set(value, valid);
+  return valid;
 }
+
+const MAX_CHECKED_ZONES = 2000;
+const checkedZones = new Map<string, boolean>();
 
 /** The time zone to use: `value` when it is a valid IANA name, else UTC. */
 export function timeZoneOrDefault(value: unknown): string {

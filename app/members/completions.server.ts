@@ -29,8 +29,10 @@ export async function recordStepDone(userId: string, planId: string, date: strin
 
 /** The step numbers done on `date`, ascending. */
 export async function stepsDoneOn(userId: string, planId: string, date: string): Promise<number[]> {
-  const rows = await db.planStepCompletion.findMany({ where: { userId, planId, date }, select: { step: true }, orderBy: { step: "asc" } });
-  return rows.map((row) => row.step);
+  // Raw SQL on the finish path: the same query through the ORM costs several times more CPU.
+  const rows = await db.$queryRaw<{ step: number | bigint }[]>`
+    SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date} ORDER BY "step"`;
+  return rows.map((row) => Number(row.step));
 }
 
 export async function isDoneOn(userId: string, planId: string, date: string): Promise<boolean> {

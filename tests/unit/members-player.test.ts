@@ -28,8 +28,10 @@ function post(fields: Record<string, string>, plan = PLAN) {
 
 async function answer(request: Request, plan = PLAN): Promise<Response> {
   try {
-    const result = await playerAction(request, plan);
-    return result instanceof Response ? result : new Response(JSON.stringify(result.data), { status: result.init?.status ?? 200 });
+    const result: unknown = await playerAction(request, plan);
+    if (result instanceof Response) return result;
+    const { data, init } = result as { data: unknown; init?: { status?: number } };
+    return new Response(JSON.stringify(data), { status: init?.status ?? 200 });
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
@@ -69,7 +71,7 @@ describe("the player's forms", () => {
   });
 
   it("refuses bad input with 4xx and stores nothing", async () => {
-    for (const fields of [{ intent: "complete-step", step: "0" }, { intent: "complete-step", step: "7" }, { intent: "complete-step", step: "1e3" }, { intent: "dance" }]) {
+    for (const fields of <Record<string, string>[]>[{ intent: "complete-step", step: "0" }, { intent: "complete-step", step: "7" }, { intent: "complete-step", step: "1e3" }, { intent: "dance" }]) {
       expect((await answer(post(fields))).status).toBe(400);
     }
     expect((await answer(post({ intent: "complete-step", step: "1" }, "no-such-plan"), "no-such-plan")).status).toBe(404);
