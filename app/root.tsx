@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -17,6 +18,7 @@ import { initials } from "~/auth/display";
 import { currentSession } from "~/auth/session.server";
 import { getSiteSettings } from "~/content/content.server";
 import { takeToast } from "~/utils/toast.server";
+import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -37,8 +39,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
+/** A route module may export `handle = { siteFooter: false }` when it draws its own footer. */
+export type RouteHandle = { siteFooter?: boolean };
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const siteFooter = useMatches().every((match) => (match.handle as RouteHandle | undefined)?.siteFooter !== false);
   return (
     <html lang="en">
       <head>
@@ -47,6 +53,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#fbf6f1" />
         <Meta />
         <Links />
+        {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
+        <script dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader brandName={data?.brandName ?? "Glow Coach"} user={data?.user ?? null} />
@@ -54,7 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>
-        <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} />
+        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} /> : null}
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -1,15 +1,18 @@
 // `npm run bench`: server throughput, measured in one run on this machine.
+// `npm run bench -- --only=funnel` or `--only=routine` runs one section.
 //
 // GET /quiz/3 (a visitor with two answers saved) on the production server, against a
 // bare node:http server returning the very same HTML bytes. autocannon, 50
 // connections, 10 s each, after a short warm-up. Prints a Markdown table for
 // docs/benchmarks.md. A benchmark, not a test: it reports, it does not fail the build.
 import { execFileSync, spawn } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { benchRoutine } from "./bench-routine.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -22,8 +25,11 @@ const base = `http://127.0.0.1:${PORT}`;
 if (!fs.existsSync("build/server/index.js")) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+// A known secret, so the routine section can sign session cookies for the members it creates.
+const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 const server = spawn(process.execPath, ["scripts/start.mjs"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0" },
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0", SESSION_SECRET },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const stop = () => server.kill("SIGTERM");
@@ -76,45 +82,53 @@ function warmUp(url, headers) {
 }
 
 await waitForServer();
-await post("/quiz", "");
-await post("/quiz/1", "skinType=dry");
-await post("/quiz/2", "mainConcern=acne&mainConcern=redness");
-const headers = { cookie: cookieHeader() };
-const page = await fetch(`${base}/quiz/3`, { headers, redirect: "manual" });
-if (page.status !== 200) throw new Error(`GET /quiz/3: ${page.status}`);
-const html = Buffer.from(await page.arrayBuffer());
-if (!html.includes("Step 3 of 12")) throw new Error("GET /quiz/3 did not render step 3");
 
-const bare = http.createServer((req, res) => {
-  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": html.length });
-  res.end(html);
-});
-await new Promise((r) => bare.listen(BARE_PORT, "127.0.0.1", r));
+if (!only || only === "funnel") {
+  await post("/quiz", "");
+  await post("/quiz/1", "skinType=dry");
+  await post("/quiz/2", "mainConcern=acne&mainConcern=redness");
+  const headers = { cookie: cookieHeader() };
+  const page = await fetch(`${base}/quiz/3`, { headers, redirect: "manual" });
+  if (page.status !== 200) throw new Error(`GET /quiz/3: ${page.status}`);
+  const html = Buffer.from(await page.arrayBuffer());
+  if (!html.includes("Step 3 of 12")) throw new Error("GET /quiz/3 did not render step 3");
 
-await warmUp(`http://127.0.0.1:${BARE_PORT}/quiz/3`, headers);
-const bareResult = await run(`http://127.0.0.1:${BARE_PORT}/quiz/3`, headers);
-await warmUp(`${base}/quiz/3`, headers);
-const ours = await run(`${base}/quiz/3`, headers);
-const rendered = await run(`${base}/quiz/3`, headers, uncached);
-bare.close();
-stop();
+  const bare = http.createServer((req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": html.length });
+    res.end(html);
+  });
+  await new Promise((r) => bare.listen(BARE_PORT, "127.0.0.1", r));
 
-const rows = [
-  ["bare node:http, same bytes", bareResult],
-  ["Glow Coach GET /quiz/3", ours],
-  ["Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered],
-];
-const ratio = ours.requests.average / bareResult.requests.average;
-const errors = ours.errors + ours.non2xx;
+  await warmUp(`http://127.0.0.1:${BARE_PORT}/quiz/3`, headers);
+  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}/quiz/3`, headers);
+  await warmUp(`${base}/quiz/3`, headers);
+  const ours = await run(`${base}/quiz/3`, headers);
+  const rendered = await run(`${base}/quiz/3`, headers, uncached);
+  bare.close();
 
-console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${html.length} bytes of HTML, node ${process.version}, ${os.cpus().length} cores\n`);
-console.log("| server | req/s (mean) | p50 ms | p99 ms | non-2xx + errors |");
-console.log("|---|---:|---:|---:|---:|");
-for (const [name, r] of rows) {
-  console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`);
+  const rows = [
+    ["bare node:http, same bytes", bareResult],
+    ["Glow Coach GET /quiz/3", ours],
+    ["Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered],
+  ];
+  const ratio = ours.requests.average / bareResult.requests.average;
+  const errors = ours.errors + ours.non2xx;
+
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${html.length} bytes of HTML, node ${process.version}, ${os.cpus().length} cores\n`);
+  console.log("| server | req/s (mean) | p50 ms | p99 ms | non-2xx + errors |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const [name, r] of rows) {
+    console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`);
+  }
+  console.log(`\nThroughput ratio (ours / bare): ${(ratio * 100).toFixed(1)}% (target ≥ 30%)`);
+  console.log(`p99 latency: ${ours.latency.p99} ms (target ≤ 50 ms)`);
+  console.log(`Full render on every request: ${((rendered.requests.average / bareResult.requests.average) * 100).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`);
+  console.log(ratio >= 0.3 && ours.latency.p99 <= 50 && errors === 0 ? "Targets met." : "Targets NOT met.");
 }
-console.log(`\nThroughput ratio (ours / bare): ${(ratio * 100).toFixed(1)}% (target ≥ 30%)`);
-console.log(`p99 latency: ${ours.latency.p99} ms (target ≤ 50 ms)`);
-console.log(`Full render on every request: ${((rendered.requests.average / bareResult.requests.average) * 100).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`);
-console.log(ratio >= 0.3 && ours.latency.p99 <= 50 && errors === 0 ? "Targets met." : "Targets NOT met.");
+
+if (!only || only === "routine") {
+  await benchRoutine({ base, dataDir, sessionSecret: SESSION_SECRET, serverPid: server.pid });
+}
+
+stop();
 fs.rmSync(dataDir, { recursive: true, force: true });

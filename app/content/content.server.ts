@@ -5,9 +5,9 @@
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
-import { ALL_FUNNELS, INSIGHT_BY_ID, LANDING_PAGE, SITE_SETTINGS } from "./queries";
+import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
 import { contentSource } from "./source.server";
-import { Insight, LandingPage, SiteSettings } from "./types";
+import { HomePage, Insight, LandingPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
 import { env } from "~/utils/env.server";
 
 /** Parsed query results by query + params; a CMS webhook (later) calls invalidateContent(). */
@@ -122,4 +122,29 @@ export async function getSiteSettings(): Promise<SiteSettings> {
 
 export function getLandingPage(): Promise<LandingPage | null> {
   return load(LANDING_PAGE, {}, zodParse(LandingPage));
+}
+
+/** The one active routine plan, or null when none is (the routine button is then disabled). */
+export function getActivePlan(): Promise<Plan | null> {
+  return load(ACTIVE_PLAN, {}, zodParse(Plan));
+}
+
+export function getPlan(id: string): Promise<Plan | null> {
+  return load(PLAN_BY_ID, { id }, zodParse(Plan));
+}
+
+export function getTutorialStep(number: number): Promise<TutorialStep | null> {
+  return load(TUTORIAL_STEP, { number }, zodParse(TutorialStep));
+}
+
+export async function getTutorialSettings(): Promise<TutorialSettings> {
+  const settings = await load(TUTORIAL_SETTINGS, {}, zodParse(TutorialSettings));
+  if (!settings) throw new Error("The content dataset has no valid tutorialSettings document.");
+  return settings;
+}
+
+export async function getHomePage(): Promise<HomePage> {
+  const page = await load(HOME_PAGE, {}, zodParse(HomePage));
+  if (!page) throw new Error("The content dataset has no valid page-home document.");
+  return page;
 }

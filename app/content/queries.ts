@@ -17,3 +17,14 @@ export const INSIGHT_BY_ID = /* groq */ `*[_type == "insight" && _id == $id][0]`
 export const SITE_SETTINGS = /* groq */ `*[_id == "siteSettings"][0]`;
 
 export const LANDING_PAGE = /* groq */ `*[_id == "page-landing"][0]`;
+
+/** The active plan: the spec fetches only one. The newest edit wins if two are marked active. */
+export const ACTIVE_PLAN = /* groq */ `*[_type == "plan" && isActive == true] | order(_updatedAt desc)[0]`;
+
+export const PLAN_BY_ID = /* groq */ `*[_type == "plan" && _id == $id][0]`;
+
+export const TUTORIAL_STEP = /* groq */ `*[_type == "tutorialStep" && number == $number][0]`;
+
+export const TUTORIAL_SETTINGS = /* groq */ `*[_id == "tutorialSettings"][0]`;
+
+export const HOME_PAGE = /* groq */ `*[_id == "page-home"][0]`;

@@ -13,9 +13,15 @@ function createClient(): PrismaClient {
   // better-sqlite3 waits up to `timeout` ms for a lock instead of failing at once.
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: env.databaseUrl, timeout: 5000 }) });
   // WAL lets readers and the writer work side by side; the setting is kept in the file.
-  void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch((error) => {
-    console.error("[db] could not switch SQLite to WAL mode", error);
-  });
+  void client
+    .$queryRawUnsafe("PRAGMA journal_mode = WAL")
+    // In WAL mode NORMAL syncs at checkpoints, not on every commit: a crash of the app loses
+    // nothing and the file never corrupts; only a power cut may drop the last commits.
+    // Every write (a routine finished) otherwise waits for a disk flush (docs/decisions/0007).
+    .then(() => client.$executeRawUnsafe("PRAGMA synchronous = NORMAL"))
+    .catch((error) => {
+      console.error("[db] could not switch SQLite to WAL mode", error);
+    });
   return client;
 }
 

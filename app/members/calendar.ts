@@ -1,0 +1,141 @@
+/**
+ * Days, streaks and weeks in the member's own time zone. Pure: no clock, no database.
+ *
+ * A "day" is a local calendar date written YYYY-MM-DD. Completions store that string, so
+ * a routine done at 23:50 in Auckland counts for the Auckland date, whatever the server's
+ * zone. Date arithmetic runs on the date strings (via UTC noon-free day numbers), never on
+ * local clock times, so daylight-saving changes cannot skip or repeat a day.
+ */
+
+export const DEFAULT_TIME_ZONE = "UTC";
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** True for a time zone this runtime knows by its IANA name (e.g. "Pacific/Auckland"). */
+export function isValidTimeZone(value: unknown): value is string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 64) return false;
+  // Only IANA-style names: letters, digits, "/", "_", "-", "+". Keeps odd strings out of Intl.
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return false;
+  const known = checkedZones.get(value);
+  if (known !== undefined) return known;
+  let valid: boolean;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    valid = true;
+  } catch {
+    valid = false;
+  }
+  // Building a formatter costs ~0.1 ms, and every member request asks: remember the answer.
+  if (checkedZones.size >= MAX_CHECKED_ZONES) checkedZones.clear();
+  checkedZones.set(value, valid);
+  return valid;
+}
+
+const MAX_CHECKED_ZONES = 2000;
+const checkedZones = new Map<string, boolean>();
+
+/** The time zone to use: `value` when it is a valid IANA name, else UTC. */
+export function timeZoneOrDefault(value: unknown): string {
+  return isValidTimeZone(value) ? value : DEFAULT_TIME_ZONE;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The calendar date (YYYY-MM-DD) it is in `timeZone` at instant `at`. */
+export function localDate(at: Date, timeZone: string): string {
+  const parts = formatterFor(timeZoneOrDefault(timeZone)).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+/** True for a real calendar date written YYYY-MM-DD (2025-02-30 is not one). */
+export function isLocalDate(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const match = DATE_PATTERN.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function dayNumber(date: string): number {
+  if (!isLocalDate(date)) throw new Error(`not a YYYY-MM-DD date: ${date}`);
+  const [y, m, d] = date.split("-").map(Number);
+  return Math.round(Date.UTC(y, m - 1, d) / DAY_MS);
+}
+
+function fromDayNumber(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** `date` moved by `days` calendar days (negative goes back). */
+export function addDays(date: string, days: number): string {
+  return fromDayNumber(dayNumber(date) + days);
+}
+
+/** 0 = Monday ... 6 = Sunday (the week starts on Monday). */
+export function weekdayIndex(date: string): number {
+  // Day 0 of the Unix epoch, 1970-01-01, was a Thursday (index 3).
+  return (((dayNumber(date) + 3) % 7) + 7) % 7;
+}
+
+/**
+ * Consecutive completed days ending today, or ending yesterday when today is not done
+ * yet (so a streak is not lost before the day is over). Duplicates and dates after
+ * today (a member who moved west) are ignored.
+ */
+export function currentStreak(completedDates: Iterable<string>, today: string): number {
+  const done = new Set<string>();
+  for (const date of completedDates) if (isLocalDate(date)) done.add(date);
+  let day = done.has(today) ? today : addDays(today, -1);
+  let streak = 0;
+  while (done.has(day)) {
+    streak++;
+    day = addDays(day, -1);
+  }
+  return streak;
+}
+
+/** The seven dates of the Monday-to-Sunday week holding `today`. */
+export function weekOf(today: string): string[] {
+  const monday = addDays(today, -weekdayIndex(today));
+  return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+}
+
+export const WEEKDAY_LETTERS = ["M", "T", "W", "T", "F", "S", "S"] as const;
+export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+
+export type WeekDay = {
+  /** 0 = Monday ... 6 = Sunday. */
+  dayOfWeek: number;
+  letter: (typeof WEEKDAY_LETTERS)[number];
+  name: (typeof WEEKDAY_NAMES)[number];
+  date: string;
+  completed: boolean;
+  isToday: boolean;
+  isFuture: boolean;
+};
+
+/** The spec's weeklyCompletions: the member's current week, Monday first. */
+export function weeklyCompletions(completedDates: Iterable<string>, today: string): WeekDay[] {
+  const done = new Set(completedDates);
+  return weekOf(today).map((date, i) => ({
+    dayOfWeek: i,
+    letter: WEEKDAY_LETTERS[i],
+    name: WEEKDAY_NAMES[i],
+    date,
+    completed: done.has(date),
+    isToday: date === today,
+    isFuture: date > today,
+  }));
+}
+

@@ -1,0 +1,92 @@
+/**
+ * The routine player (/plan/:id): which step to show, and the two things a member does
+ * there: complete a step, and finish today's routine. Progress lives on the server, keyed
+ * by the member's local date, so a reload (or another device) shows the same state.
+ */
+import { data, redirect } from "@remix-run/node";
+import { requireUser } from "~/auth/guards.server";
+import { getPlan } from "~/content/content.server";
+import type { Plan } from "~/content/types";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { notFound } from "~/utils/http.server";
+import { toastHeader } from "~/utils/toast.server";
+import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn } from "./completions.server";
+import { memberToday } from "./time-zone.server";
+
+export const FINISH_SUCCESS = { title: "Congratulations! 🎉", description: "You've completed today's routine. Great job building healthy habits!" } as const;
+export const FINISH_FAILURE = { title: "Something went wrong", description: "Please try again or contact support if the problem persists.", variant: "destructive" } as const;
+
+const PLAN_ID = /^[a-z0-9-]{1,80}$/;
+
+async function planOr404(request: Request, id: string | undefined): Promise<Plan> {
+  const plan = id && PLAN_ID.test(id) ? await getPlan(id) : null;
+  if (!plan) throw notFound(request);
+  return plan;
+}
+
+/** A step number from a URL or form: an integer 1..count, else null. */
+export function parseStep(value: string | null | undefined, count: number): number | null {
+  if (value === null || value === undefined || !/^\d{1,3}$/.test(value)) return null;
+  const step = Number(value);
+  return step >= 1 && step <= count ? step : null;
+}
+
+/** With no ?step, the player opens on the first step not done yet today (step 1 on a new day). */
+export function firstOpenStep(count: number, done: number[]): number {
+  for (let step = 1; step <= count; step++) if (!done.includes(step)) return step;
+  return count;
+}
+
+export async function playerView(request: Request, planId: string | undefined) {
+  const user = await requireUser(request);
+  const plan = await planOr404(request, planId);
+  const { today } = await memberToday(user, request);
+  const [done, finishedToday] = await Promise.all([stepsDoneOn(user.id, plan._id, today), isDoneOn(user.id, plan._id, today)]);
+  const requested = new URL(request.url).searchParams.get("step");
+  const step = requested === null ? firstOpenStep(plan.stepCount, done) : parseStep(requested, plan.stepCount);
+  if (step === null) throw data(`There is no step ${String(requested).slice(0, 20)} in this plan. Steps go from 1 to ${plan.stepCount}.`, { status: 400 });
+  const current = plan.steps[step - 1];
+  return {
+    plan: { id: plan._id, name: plan.name, stepCount: plan.stepCount, titles: plan.steps.map((s) => s.title) },
+    step: { number: step, title: current.title, description: current.description, image: current.image, tips: current.tips },
+    completedSteps: done,
+    finishedToday,
+  };
+}
+
+type ActionError = { error: string };
+
+export async function playerAction(request: Request, planId: string | undefined) {
+  const user = await requireUser(request);
+  const plan = await planOr404(request, planId);
+  const form = await readFormEntries(request);
+  if (!form.ok) return data<ActionError>({ error: form.error }, { status: form.status });
+  const fields = fieldsOf(form.entries);
+  const { today, at } = await memberToday(user, request, fields.timeZone);
+  const base = `/plan/${plan._id}`;
+
+  if (fields.intent === "complete-step") {
+    const step = parseStep(fields.step, plan.stepCount);
+    if (step === null) return data<ActionError>({ error: `Please choose a step from 1 to ${plan.stepCount}.` }, { status: 400 });
+    await recordStepDone(user.id, plan._id, today, step, at);
+    return redirect(`${base}?step=${Math.min(step + 1, plan.stepCount)}`, 303);
+  }
+
+  if (fields.intent === "finish") {
+    const back = `${base}?step=${parseStep(fields.step, plan.stepCount) ?? plan.stepCount}`;
+    try {
+      const done = await stepsDoneOn(user.id, plan._id, today);
+      if (done.length < plan.stepCount) {
+        // A stale page (e.g. opened yesterday): the steps of today are not all done.
+        return data<ActionError>({ error: "Please complete every step of today's routine first." }, { status: 409 });
+      }
+      await recordCompletion(user.id, plan._id, today, at);
+    } catch (error) {
+      console.error("[plan] marking the routine completed failed", error);
+      return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_FAILURE) } });
+    }
+    return redirect("/home", { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_SUCCESS) } });
+  }
+
+  return data<ActionError>({ error: "Please use the buttons on the page." }, { status: 400 });
+}

@@ -1,0 +1,160 @@
+/**
+ * /plan/:id, the daily routine player (signed in, else /login). Plain forms: completing a
+ * step and finishing work without JavaScript; ?step=n is the current step.
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "~/components/ui/icons";
+import { FormAlert } from "~/components/ui/form";
+import { Illustration, Progress, TipList } from "~/members/components/member-ui";
+import { playerAction, playerView } from "~/members/player.server";
+import { TimeZoneField } from "~/members/time-zone-field";
+import { PRIVATE_NO_STORE } from "~/utils/http.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.step.title} · Step ${data.step.number} · Glow Coach` : "Your routine · Glow Coach" },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return data(await playerView(request, params.id), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return playerAction(request, params.id);
+}
+
+export default function PlanPlayer() {
+  const { plan, step, completedSteps, finishedToday } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const intent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const finishing = intent === "finish";
+  const completing = intent === "complete-step";
+
+  const total = plan.stepCount;
+  const percent = Math.round((step.number / total) * 100);
+  const isLast = step.number === total;
+  const stepDone = completedSteps.includes(step.number);
+  const allDone = completedSteps.length >= total;
+
+  return (
+    <div className="mx-auto w-full max-w-2xl px-5 pb-16 pt-5 sm:pt-8">
+      <div className="flex items-center justify-between gap-4">
+        <p className="truncate text-sm font-semibold uppercase tracking-wider text-muted">{plan.name}</p>
+        <p className="shrink-0 text-sm font-semibold text-rose-700">
+          Step {step.number} of {total} <span className="text-muted">· {percent}%</span>
+        </p>
+      </div>
+      <div className="mt-3">
+        <Progress value={percent} label="Routine progress" />
+      </div>
+
+      <article key={step.number} className="mt-6 animate-step-in">
+        <h1 className="flex flex-wrap items-center gap-3 text-3xl font-semibold sm:text-4xl">
+          {step.title}
+          {stepDone ? (
+            <span className="inline-flex items-center gap-1 rounded-full bg-[#eef3ee] px-3 py-1 font-sans text-sm font-semibold tracking-normal text-sage">
+              <CheckIcon className="h-3.5 w-3.5" /> Done
+            </span>
+          ) : null}
+        </h1>
+
+        <figure className="card relative mt-5 overflow-hidden">
+          <Illustration image={step.image} eager className="aspect-[8/5] h-auto w-full" />
+          <figcaption className="m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur">
+            <p className="flex items-center gap-2 text-sm font-semibold text-rose-700">
+              <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-rose-600 text-white">
+                <svg viewBox="0 0 24 24" className="ml-0.5 h-3.5 w-3.5" fill="currentColor">
+                  <path d="M7 5v14l12-7L7 5Z" />
+                </svg>
+              </span>
+              Video Tutorial
+            </p>
+            <p className="mt-2 text-sm text-ink/90 sm:text-base">{step.description}</p>
+          </figcaption>
+        </figure>
+
+        <section className="card mt-5 p-5 sm:p-6" aria-labelledby="tips-title">
+          <h2 id="tips-title" className="text-xl font-semibold">
+            Tips for You
+          </h2>
+          <div className="mt-4">
+            <TipList tips={step.tips} />
+          </div>
+        </section>
+      </article>
+
+      {result?.error ? (
+        <div className="mt-5">
+          <FormAlert>{result.error}</FormAlert>
+        </div>
+      ) : null}
+
+      <div className="mt-6 grid grid-cols-[auto_1fr] gap-3">
+        {step.number > 1 ? (
+          <Link to={`?step=${step.number - 1}`} className="btn-secondary" preventScrollReset={false}>
+            <ArrowLeftIcon /> Previous
+          </Link>
+        ) : (
+          <button type="button" className="btn-secondary cursor-not-allowed opacity-50" disabled>
+            <ArrowLeftIcon /> Previous
+          </button>
+        )}
+        <Form method="post" className="grid">
+          <input type="hidden" name="intent" value="complete-step" />
+          <input type="hidden" name="step" value={step.number} />
+          <TimeZoneField />
+          <button type="submit" className="btn-primary w-full sm:w-full" disabled={completing}>
+            {isLast ? "Complete Step" : "Complete & Next"}
+            {isLast ? <CheckIcon /> : <ArrowRightIcon />}
+          </button>
+        </Form>
+      </div>
+
+      <div className="mt-8 text-center">
+        <p className="font-semibold" data-testid="completed-count">
+          {completedSteps.length} of {total} completed
+        </p>
+        <ol className="mt-3 flex justify-center gap-2" aria-label="Steps">
+          {plan.titles.map((title, i) => {
+            const n = i + 1;
+            const done = completedSteps.includes(n);
+            return (
+              <li key={n}>
+                <Link
+                  to={`?step=${n}`}
+                  aria-label={`Step ${n}: ${title}${done ? " (completed)" : ""}`}
+                  aria-current={n === step.number ? "step" : undefined}
+                  className={`flex h-9 w-9 items-center justify-center rounded-full border-2 text-sm font-semibold ${
+                    done ? "border-rose-500 bg-rose-500 text-white" : "border-line bg-white text-muted"
+                  } ${n === step.number ? "ring-4 ring-rose-100" : ""}`}
+                >
+                  {done ? <CheckIcon className="h-4 w-4" /> : n}
+                </Link>
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+
+      {allDone ? (
+        <Form method="post" className="mt-8 flex flex-col items-center gap-3 rounded-card border border-rose-100 bg-rose-50/70 p-6 text-center">
+          <p className="font-display text-xl">{finishedToday ? "Today's routine is already done. Lovely work!" : "Every step is done. Ready to wrap up?"}</p>
+          <input type="hidden" name="intent" value="finish" />
+          <input type="hidden" name="step" value={step.number} />
+          <TimeZoneField />
+          <button type="submit" className="btn-primary" disabled={finishing}>
+            {finishing ? "Completing..." : "Finish Today's Routine"}
+          </button>
+        </Form>
+      ) : null}
+
+      <div className="mt-8 text-center">
+        <Link to="/home" className="btn-secondary">
+          Back to Home
+        </Link>
+      </div>
+    </div>
+  );
+}

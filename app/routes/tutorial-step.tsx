@@ -1,0 +1,101 @@
+/**
+ * /path1 to /path6: the six-step skincare tutorial (signed in, else /email-instructions).
+ * Content comes from the tutorialStep documents.
+ */
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { ArrowLeftIcon, ArrowRightIcon } from "~/components/ui/icons";
+import { AvoidIcon, AvoidList, BackToHome, Illustration, MoonIcon, ProductGrid, ProductIcon, Progress, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
+import { TutorialFooter } from "~/members/components/tutorial-footer";
+import { tutorialStepView } from "~/members/tutorial.server";
+import type { RouteHandle } from "~/root";
+import { PRIVATE_NO_STORE } from "~/utils/http.server";
+
+export const handle: RouteHandle = { siteFooter: false };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.step.title} · Glow Coach` : "Tutorial · Glow Coach" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return data(await tutorialStepView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+}
+
+export default function TutorialStepPage() {
+  const { step, total, percent, previousHref, footer } = useLoaderData<typeof loader>();
+
+  // A new step starts at the top of the page (the spec), also when only the data changed.
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [step.number]);
+
+  return (
+    <>
+      <div className="mx-auto w-full max-w-3xl flex-1 px-5 pb-16 pt-5 sm:pt-8">
+        <div className="flex items-center justify-between gap-4">
+          <BackToHome />
+          <p className="text-sm font-semibold text-rose-700">
+            Step {step.number} of {total} <span className="text-muted">· {percent}%</span>
+          </p>
+        </div>
+        <div className="mt-3">
+          <Progress value={percent} label="Tutorial progress" />
+        </div>
+
+        <article key={step.number} className="animate-step-in">
+          <h1 className="mt-6 text-3xl font-semibold sm:text-4xl">{step.title}</h1>
+
+          <figure className="card relative mt-5 overflow-hidden" aria-label={`Video tutorial: ${step.video.title}`}>
+            <Illustration image={step.video.image} eager className="aspect-[8/5] h-auto w-full" />
+            <div className="absolute inset-0 flex items-center justify-center pb-12" aria-hidden="true">
+              <span className="flex h-16 w-16 items-center justify-center rounded-full bg-white/95 text-rose-600 shadow-soft">
+                <svg viewBox="0 0 24 24" className="ml-1 h-7 w-7" fill="currentColor">
+                  <path d="M7 5v14l12-7L7 5Z" />
+                </svg>
+              </span>
+            </div>
+            <figcaption className="absolute inset-x-3 bottom-3 flex items-center justify-between gap-3 rounded-2xl bg-white/90 px-4 py-3 text-sm shadow-soft backdrop-blur">
+              <span className="font-semibold">{step.video.title}</span>
+              <span className="shrink-0 text-muted">Video · {step.video.duration}</span>
+            </figcaption>
+          </figure>
+
+          <section className="mt-6 grid gap-4 text-lg leading-relaxed text-ink/90" aria-label="Why it matters">
+            {step.explanation.map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+            <p className="rounded-2xl border-l-4 border-rose-500 bg-rose-50 px-5 py-4 font-display text-lg text-ink">
+              <span className="block font-sans text-xs font-semibold uppercase tracking-wider text-rose-700">Key message</span>
+              {step.keyMessage}
+            </p>
+          </section>
+
+          <div className="mt-8 grid gap-6">
+            <SectionCard title="Tips for You" icon={<TipsIcon />}>
+              <TipList tips={step.tips} />
+            </SectionCard>
+            <SectionCard id="product" title={step.recommendedHeading} icon={step.recommendedHeading === "Recommended for You" ? <ProductIcon /> : <MoonIcon />}>
+              <ProductGrid products={step.recommended} />
+            </SectionCard>
+            <SectionCard title="What to Avoid" icon={<AvoidIcon />}>
+              <AvoidList items={step.avoid} />
+            </SectionCard>
+          </div>
+        </article>
+
+        <div className="mt-10 flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
+          {previousHref ? (
+            <Link to={previousHref} className="btn-secondary">
+              <ArrowLeftIcon /> Previous Step
+            </Link>
+          ) : (
+            <span className="hidden sm:block" />
+          )}
+          <Link to={step.next.href} className="btn-primary">
+            {step.next.label} <ArrowRightIcon />
+          </Link>
+        </div>
+      </div>
+      <TutorialFooter footer={footer} />
+    </>
+  );
+}

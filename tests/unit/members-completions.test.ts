@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn, streakData } from "~/members/completions.server";
+import { memberToday, timeZoneFromCookie } from "~/members/time-zone.server";
+import { db } from "~/utils/db.server";
+
+const PLAN = "clear-healthy-skin";
+let userId: string;
+
+beforeEach(async () => {
+  const user = await db.user.create({ data: { email: `member-${crypto.randomUUID()}@glowcoach.test` } });
+  userId = user.id;
+});
+
+describe("recordCompletion", () => {
+  it("records a day once; finishing again the same day is a success, not a second row", async () => {
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date())).toEqual({ recorded: "new" });
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date())).toEqual({ recorded: "already-done" });
+    expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
+    expect(await isDoneOn(userId, PLAN, "2026-11-23")).toBe(true);
+    expect(await isDoneOn(userId, PLAN, "2026-11-24")).toBe(false);
+  });
+
+  it("never creates two rows under concurrent requests, and loses none across members", async () => {
+    const other = (await db.user.create({ data: { email: `other-${crypto.randomUUID()}@glowcoach.test` } })).id;
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => recordCompletion(i % 2 ? userId : other, PLAN, "2026-11-23", new Date())),
+    );
+    expect(outcomes.filter((o) => o.recorded === "new")).toHaveLength(2);
+    expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
+    expect(await db.planCompletion.count({ where: { userId: other } })).toBe(1);
+  });
+
+  it("keeps plans and dates apart", async () => {
+    await recordCompletion(userId, PLAN, "2026-11-23", new Date());
+    await recordCompletion(userId, "another-plan", "2026-11-23", new Date());
+    await recordCompletion(userId, PLAN, "2026-11-24", new Date());
+    expect(await db.planCompletion.count({ where: { userId } })).toBe(3);
+  });
+});
+
+describe("steps done today", () => {
+  it("keeps each step once, per day", async () => {
+    await Promise.all([recordStepDone(userId, PLAN, "2026-11-23", 2, new Date()), recordStepDone(userId, PLAN, "2026-11-23", 2, new Date())]);
+    await recordStepDone(userId, PLAN, "2026-11-23", 1, new Date());
+    await recordStepDone(userId, PLAN, "2026-11-22", 3, new Date());
+    expect(await stepsDoneOn(userId, PLAN, "2026-11-23")).toEqual([1, 2]);
+    expect(await stepsDoneOn(userId, PLAN, "2026-11-24")).toEqual([]);
+  });
+});
+
+describe("streakData", () => {
+  it("reads the streak and the week from stored days", async () => {
+    for (const date of ["2026-11-20", "2026-11-22", "2026-11-23", "2026-11-24"]) await recordCompletion(userId, PLAN, date, new Date());
+    const data = await streakData(userId, PLAN, "2026-11-25");
+    expect(data.currentStreak).toBe(3);
+    expect(data.doneToday).toBe(false);
+    expect(data.weeklyCompletions.map((d) => d.completed)).toEqual([true, true, false, false, false, false, false]);
+    await recordCompletion(userId, PLAN, "2026-11-25", new Date());
+    expect((await streakData(userId, PLAN, "2026-11-25")).currentStreak).toBe(4);
+    expect((await streakData(userId, PLAN, "2026-11-25")).doneToday).toBe(true);
+  });
+});
+
+describe("the member's time zone", () => {
+  const request = (cookie?: string) => new Request("http://localhost/home", { headers: cookie ? { Cookie: cookie } : {} });
+  const sessionUser = async () => {
+    const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+    return { id: user.id, email: user.email, name: null, role: "user" as const, timeZone: user.timeZone };
+  };
+
+  it("reads a valid zone from the cookie and ignores junk", () => {
+    expect(timeZoneFromCookie("a=1; gc_tz=Pacific%2FAuckland; b=2")).toBe("Pacific/Auckland");
+    expect(timeZoneFromCookie("gc_tz=Mars%2FOlympus")).toBeNull();
+    expect(timeZoneFromCookie("gc_tz=%E0%A4%A")).toBeNull();
+    expect(timeZoneFromCookie(null)).toBeNull();
+  });
+
+  it("defaults to UTC, stores a browser's zone, prefers the form field, and ignores invalid values", async () => {
+    expect((await memberToday(await sessionUser(), request())).timeZone).toBe("UTC");
+    expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles"))).timeZone).toBe("America/Los_Angeles");
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).timeZone).toBe("America/Los_Angeles");
+    expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles"), "Pacific/Auckland")).timeZone).toBe("Pacific/Auckland");
+    expect((await memberToday(await sessionUser(), request("gc_tz=nope"), "Not/AZone")).timeZone).toBe("Pacific/Auckland");
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).timeZone).toBe("Pacific/Auckland");
+  });
+});
