@@ -7,8 +7,9 @@ import { expect, type BrowserContext, type Page, type TestInfo } from "@playwrig
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail, type ReceivedEmail } from "./mail-server";
 
 /** An address no other test (or project) uses. */
-export function uniqueEmail(label: string, testInfo: TestInfo): string {
-  return `${label}-${testInfo.project.name}-${crypto.randomBytes(4).toString("hex")}@glowcoach.test`.toLowerCase();
+export function uniqueEmail(label: string, testInfo?: TestInfo): string {
+  const project = testInfo ? `-${testInfo.project.name}` : "";
+  return `${label}${project}-${crypto.randomBytes(4).toString("hex")}@glowcoach.test`.toLowerCase();
 }
 
 /**

@@ -2,7 +2,7 @@
  * Helpers for the members' area specs: members created straight in the e2e database (a
  * user, a signed-in session and, if wanted, a subscription), so each test starts from a
  * known state without spending the sign-in e-mail rate limit. The real e-mail sign-in is
- * exercised by signInByEmail().
+ * signIn() in accounts.ts.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -10,7 +10,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
 import { expect, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
+import { uniqueEmail } from "./accounts";
 import { E2E_DB } from "./support";
 
 const E2E_DATA_DIR = path.dirname(E2E_DB);
@@ -24,9 +24,6 @@ function open() {
 /** DateTime as the app's Prisma adapter stores it in SQLite. */
 const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
-export function uniqueEmail(prefix: string): string {
-  return `${prefix}-${crypto.randomBytes(5).toString("hex")}@glowcoach.test`;
-}
 
 export type Tier = "monthly" | "annual" | "single_payment";
 
@@ -67,14 +64,14 @@ export function seedSubscription(userId: string, tier: Tier, { startedAt = new D
 }
 
 /** A member with a signed-in session in `context` (the signed gc_session cookie). */
-export async function signedInMember(context: BrowserContext, baseURL: string, { subscription }: { subscription?: Tier } = {}) {
+export async function signedInMember(context: BrowserContext, baseURL: string, { subscription, role = "user" }: { subscription?: Tier; role?: "user" | "admin" } = {}) {
   const email = uniqueEmail("member");
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
   const db = open();
   try {
     const now = new Date();
-    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, email, "user", "UTC", stored(now));
+    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, email, role, "UTC", stored(now));
     db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
   } finally {
     db.close();
@@ -85,19 +82,6 @@ export async function signedInMember(context: BrowserContext, baseURL: string, {
   const value = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
   await context.addCookies([{ name: "gc_session", value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   return { email, userId };
-}
-
-/** The real way in: the login form, the e-mail, the link, and 'Sign in as ...'. */
-export async function signInByEmail(page: Page, email: string, redirectTo = "/home") {
-  const sent = new Date(Date.now() - 1000);
-  await page.goto(`/login?${new URLSearchParams({ redirectTo })}`);
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByRole("button", { name: "Send Magic Link" }).click();
-  await page.waitForURL("**/login/check-email**");
-  const mail = await waitForEmail(E2E_MAIL_DIR, email, { after: sent });
-  await page.goto(signInLinkFrom(mail));
-  await page.getByRole("button", { name: `Sign in as ${email}` }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/magic"));
 }
 
 export function userIdOf(email: string): string {

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { jsEnabled } from "./support";
-import { completionsOf, expectStreak, signInByEmail, signedInMember, seedSubscription, storedTimeZone, todayIn, uniqueEmail, userIdOf } from "./members-helpers";
+import { signIn, uniqueEmail, useOwnIp } from "./accounts";
+import { completionsOf, expectStreak, signedInMember, seedSubscription, storedTimeZone, todayIn, userIdOf } from "./members-helpers";
 
 const PLAN = "/plan/clear-healthy-skin";
 const STEP_TITLES = ["Gentle Cleanse", "Hydrating Toner", "Targeted Serum", "Moisturize", "Sun Protection", "Mindful Minute"];
@@ -15,7 +16,8 @@ test.describe("the daily routine", () => {
 
   test("a subscribed member does the whole routine: streak 0 → 1, today's circle filled, finishing again is still a success", async ({ page }, testInfo) => {
     const email = uniqueEmail("routine");
-    await signInByEmail(page, email);
+    await useOwnIp(page.context());
+    await signIn(page, email);
     const userId = userIdOf(email);
     seedSubscription(userId, "monthly");
 

@@ -1,0 +1,67 @@
+/**
+ * The authorization matrix: every route of the spec's route table, visited as an anonymous
+ * visitor, a member and an admin, with the page or redirect each must get.
+ */
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { signedInMember } from "./members-helpers";
+
+type Role = "anonymous" | "user" | "admin";
+/** 200 = the page itself; a path = a redirect there; 404 = the not-found page. */
+type Outcome = 200 | 404 | string;
+type Row = { paths: string[]; expect: Record<Role, Outcome> };
+
+const open: Record<Role, Outcome> = { anonymous: 200, user: 200, admin: 200 };
+const signedIn = (signedOut: string): Record<Role, Outcome> => ({ anonymous: signedOut, user: 200, admin: 200 });
+
+const MATRIX: Row[] = [
+  { paths: ["/", "/app"], expect: open },
+  { paths: ["/quiz", "/quiz/1", "/makeup", "/cakey-makeup", "/crease-crisis"], expect: open },
+  { paths: ["/subscribe", "/subscribe-otp", "/sales", "/cakey-otp"], expect: open },
+  { paths: ["/payment-success"], expect: open },
+  { paths: ["/email-instructions", "/home"], expect: open },
+  { paths: ["/app-prototype", "/app-quiz", "/app-goal", "/app-crease"], expect: open },
+  // Insights are made from the prototype quiz's answers: with none yet, the quiz comes first.
+  { paths: ["/app-insights"], expect: { anonymous: "/app-quiz", user: "/app-quiz", admin: "/app-quiz" } },
+  // Signing in or registering again makes no sense once signed in.
+  { paths: ["/login", "/registration"], expect: { anonymous: 200, user: "/home", admin: "/home" } },
+  { paths: ["/path1", "/path2", "/path3", "/path4", "/path5", "/path6", "/completion"], expect: signedIn("/email-instructions") },
+  { paths: ["/plan/clear-healthy-skin", "/profile"], expect: signedIn("/login") },
+  { paths: ["/admin"], expect: { anonymous: "/login", user: "/home", admin: 200 } },
+  // Without an OAuth round trip the callback fails safely back to /login.
+  { paths: ["/auth/callback"], expect: { anonymous: "/login", user: "/login", admin: "/login" } },
+  { paths: ["/no-such-page"], expect: { anonymous: 404, user: 404, admin: 404 } },
+  // The guard answers before the plan lookup: signed-out visitors learn nothing about plan ids.
+  { paths: ["/plan/no-such-plan"], expect: { anonymous: "/login", user: 404, admin: 404 } },
+];
+
+/** Open to everyone in the spec; their pages arrive with the landing and brands issue (#8). */
+const PENDING_ISSUE_8 = ["/privacy-policy", "/terms-of-service", "/partnerships"];
+
+async function visit(request: APIRequestContext, path: string): Promise<{ status: number; location: string | null }> {
+  const response = await request.get(path, { maxRedirects: 0 });
+  const location = response.headers().location ?? null;
+  return { status: response.status(), location: location ? new URL(location, "http://x").pathname : null };
+}
+
+for (const role of ["anonymous", "user", "admin"] as const) {
+  test(`route table as ${role}`, async ({ context, baseURL }, testInfo) => {
+    test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
+    if (role !== "anonymous") await signedInMember(context, baseURL!, { role });
+    const seen: string[] = [];
+    const wrong: string[] = [];
+    for (const row of MATRIX) {
+      for (const path of row.paths) {
+        const expected = row.expect[role];
+        const { status, location } = await visit(context.request, path);
+        const got = status >= 300 && status < 400 ? (location ?? "?") : status;
+        seen.push(`${path} → ${got}`);
+        if (got !== expected) wrong.push(`${path}: expected ${expected}, got ${got}`);
+      }
+    }
+    expect(wrong, seen.join("\n")).toEqual([]);
+  });
+}
+
+test.fixme("legal and partnership pages are open to everyone (issue 8)", async ({ request }) => {
+  for (const path of PENDING_ISSUE_8) expect((await visit(request, path)).status).toBe(200);
+});
