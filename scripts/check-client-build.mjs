@@ -1,0 +1,84 @@
+// Builds the app with canary secrets in the environment, then checks the browser build:
+//  1. no secret (session secret, Stripe key and webhook secret, Sanity token, SMTP password)
+//     appears in any file under build/client;
+//  2. each route's JavaScript (entry + root + route modules and their imports, as the
+//     Remix manifest lists them, gzip as the server sends it) is within its budget.
+//   node scripts/check-client-build.mjs            build, then check
+//   node scripts/check-client-build.mjs --no-build check an existing build (budgets only
+//                                                   prove something; canaries need the build)
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const CLIENT = "build/client";
+const CANARIES = {
+  SESSION_SECRET: "canary-session-secret-3f9a7c1e5b2d4f6a8c0e",
+  STRIPE_SECRET_KEY: "sk_test_canaryStripeKey7d1e9b3f5a",
+  STRIPE_WEBHOOK_SECRET: "whsec_canaryWebhookSecret2c4e6a8",
+  SANITY_API_TOKEN: "skCanarySanityToken9b8a7c6d5e4f",
+  SMTP_URL: "smtp://mailer:canarySmtpPassword5e6f@127.0.0.1:2525",
+  GOOGLE_CLIENT_SECRET: "canary-google-client-secret-1a2b",
+};
+const SECRET_VALUES = [...Object.values(CANARIES).filter((v) => !v.startsWith("smtp:")), "canarySmtpPassword5e6f"];
+
+/** KB of gzip per page type; a route not listed gets the default. */
+const BUDGET_KB = { funnelStep: 90, offer: 100, default: 100 };
+const FUNNEL_ROUTES = ["routes/$funnel.($step)"];
+const OFFER_ROUTES = ["routes/subscribe", "routes/subscribe-otp", "routes/sales", "routes/cakey-otp"];
+
+if (!process.argv.includes("--no-build")) {
+  execFileSync("npx", ["remix", "vite:build"], { stdio: "inherit", env: { ...process.env, ...CANARIES, GOOGLE_CLIENT_ID: "canary-client-id" } });
+}
+
+const problems = [];
+
+// 1. Secrets.
+function* files(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(full);
+    else yield full;
+  }
+}
+let scanned = 0;
+for (const file of files(CLIENT)) {
+  const text = fs.readFileSync(file, "latin1");
+  scanned++;
+  for (const secret of SECRET_VALUES) if (text.includes(secret)) problems.push(`${file} contains a secret (${secret.slice(0, 12)}…)`);
+}
+
+// 2. Budgets.
+const manifestFile = fs.readdirSync(path.join(CLIENT, "assets")).find((name) => /^manifest-.*\.js$/.test(name));
+if (!manifestFile) throw new Error("no Remix manifest in build/client/assets: build first");
+const manifestText = fs.readFileSync(path.join(CLIENT, "assets", manifestFile), "utf8");
+const manifest = JSON.parse(manifestText.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""));
+const gzipSize = (file) => zlib.gzipSync(fs.readFileSync(path.join(CLIENT, file))).length;
+
+function routeChain(id) {
+  const chain = [];
+  for (let route = manifest.routes[id]; route; route = manifest.routes[route.parentId]) chain.unshift(route);
+  return chain;
+}
+
+const rows = [];
+for (const id of Object.keys(manifest.routes)) {
+  if (id === "root" || !manifest.routes[id].module) continue;
+  const modules = new Set([manifest.entry.module, ...manifest.entry.imports, `/assets/${manifestFile}`]);
+  for (const route of routeChain(id)) for (const file of [route.module, ...(route.imports ?? [])]) modules.add(file);
+  const bytes = [...modules].reduce((sum, file) => sum + gzipSize(file), 0);
+  const kind = FUNNEL_ROUTES.includes(id) ? "funnelStep" : OFFER_ROUTES.includes(id) ? "offer" : "default";
+  const kb = bytes / 1024;
+  rows.push({ id, kb, budget: BUDGET_KB[kind] });
+  if (kb > BUDGET_KB[kind]) problems.push(`${id}: ${kb.toFixed(1)} KB gzip of JavaScript, budget ${BUDGET_KB[kind]} KB`);
+}
+
+rows.sort((a, b) => b.kb - a.kb);
+console.log(`Scanned ${scanned} files in ${CLIENT} for ${SECRET_VALUES.length} canary secrets.`);
+console.log("JavaScript per route (gzip):");
+for (const { id, kb, budget } of rows) console.log(`  ${kb.toFixed(1).padStart(6)} KB / ${budget} KB  ${id}`);
+if (problems.length) {
+  console.error(`\n${problems.join("\n")}`);
+  process.exit(1);
+}
+console.log("Client build OK: no secrets, every route within its JavaScript budget.");
