@@ -35,6 +35,13 @@ const app = express();
 app.disable("x-powered-by");
 app.use(compression());
 
+// nosniff, referrer policy, no framing, HSTS in production: on files and pages alike.
+const securityHeaders = build.entry.module.staticSecurityHeaders();
+app.use((req, res, next) => {
+  for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+  next();
+});
+
 if (vite) {
   app.use(vite.middlewares);
 } else {

@@ -5,6 +5,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
+import { contentSecurityPolicy } from "./security/headers.server";
+import { NonceContext } from "./security/nonce";
 import type { RootData } from "./root";
 
 // The HTTP server (server.mjs) reads these from the server build.
@@ -12,6 +14,7 @@ export { getLoadContext } from "./load-context.server";
 export { serveCachedPage } from "./funnels/page-cache.server";
 export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
+export { staticSecurityHeaders } from "./security/headers.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -33,8 +36,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  const nonce = loadContext.cspNonce;
   // Crawlers get the whole page at once; browsers get it streamed as it renders.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const reusable = reusablePage(request, responseStatusCode, remixContext);
@@ -42,8 +46,11 @@ export default function handleRequest(
     let shellRendered = false;
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();
@@ -51,11 +58,13 @@ export default function handleRequest(
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
             body.on("end", () => {
-              if (!failed) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks));
+              if (!failed) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks), nonce);
             });
           }
           body.on("close", () => clearTimeout(timer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // Not under `npm run dev`: Vite's hot-reload scripts carry no nonce.
+          if (process.env.NODE_ENV !== "development") responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },

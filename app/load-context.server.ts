@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { identifyVisitor } from "~/analytics/visitor.server";
+import { newNonce } from "~/security/headers.server";
 import { env } from "~/utils/env.server";
 
 declare module "@remix-run/node" {
@@ -12,6 +13,8 @@ declare module "@remix-run/node" {
     visitorId: string;
     /** The client's IP address, for rate limits. */
     clientIp: string;
+    /** This response's Content-Security-Policy nonce. */
+    cspNonce: string;
   }
 }
 
@@ -25,5 +28,5 @@ function clientIp(req: IncomingMessage): string {
 export async function getLoadContext(req: IncomingMessage, res: ServerResponse) {
   const { visitorId, setCookie } = await identifyVisitor(req.headers.cookie);
   if (setCookie) res.appendHeader("Set-Cookie", setCookie);
-  return { visitorId, clientIp: clientIp(req) };
+  return { visitorId, clientIp: clientIp(req), cspNonce: newNonce() };
 }

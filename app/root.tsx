@@ -19,6 +19,7 @@ import { currentSession } from "~/auth/session.server";
 import { getSiteSettings } from "~/content/content.server";
 import { takeToast } from "~/utils/toast.server";
 import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
+import { useNonce } from "~/security/nonce";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -44,6 +45,7 @@ export type RouteHandle = { siteFooter?: boolean };
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   const siteFooter = useMatches().every((match) => (match.handle as RouteHandle | undefined)?.siteFooter !== false);
   return (
     <html lang="en">
@@ -54,7 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
-        <script dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader brandName={data?.brandName ?? "Glow Coach"} user={data?.user ?? null} />
@@ -63,8 +65,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} /> : null}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

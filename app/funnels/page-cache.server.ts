@@ -12,13 +12,19 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { identifyVisitor } from "~/analytics/visitor.server";
 import { contentGeneration } from "~/content/content.server";
+import { contentSecurityPolicy, staticSecurityHeaders } from "~/security/headers.server";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { planFunnelStep } from "./flow.server";
 import type { StepView } from "./view";
 
 const MAX_PAGES = 500;
 
-type CachedPage = { html: Buffer; gzip: Buffer };
+/**
+ * `nonce` is the CSP nonce the page was rendered with: a replay sends the same bytes, so it
+ * sends the same nonce. That is safe here because cached pages hold no visitor input to
+ * inject into (their key is the path and a view built from the funnel's own options).
+ */
+type CachedPage = { html: Buffer; gzip: Buffer; nonce: string };
 
 /** Insertion-ordered, so the first key is the least recently used. */
 const pages = new Map<string, CachedPage>();
@@ -39,10 +45,10 @@ function pageKey(path: string, view: StepView): string {
   return `${contentGeneration()}\u0000${path}\u0000${JSON.stringify(view)}`;
 }
 
-export function rememberPage(path: string, view: StepView, html: Buffer): void {
+export function rememberPage(path: string, view: StepView, html: Buffer, nonce: string): void {
   const key = pageKey(path, view);
   pages.delete(key);
-  pages.set(key, { html, gzip: gzipSync(html) });
+  pages.set(key, { html, gzip: gzipSync(html), nonce });
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
 }
 
@@ -85,7 +91,9 @@ export async function serveCachedPage(req: IncomingMessage, res: ServerResponse)
   const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
   const body = gzip ? page.gzip : page.html;
   res.writeHead(200, {
+    ...staticSecurityHeaders(),
     "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": contentSecurityPolicy(page.nonce),
     "Cache-Control": PRIVATE_NO_STORE,
     Vary: "Accept-Encoding",
     "Content-Length": body.length,

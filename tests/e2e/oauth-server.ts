@@ -14,5 +14,8 @@ export async function startOAuthServer(port: number): Promise<{ stop(): Promise<
     userinfo.body = { ...GOOGLE_TEST_USER, email_verified: true };
   });
   await server.start(port, "127.0.0.1");
+  // It would advertise "localhost" endpoints; the app's GOOGLE_ISSUER (and so its CSP
+  // form-action) names 127.0.0.1, as Google's own issuer and endpoints share one origin.
+  server.issuer.url = `http://127.0.0.1:${port}`;
   return { stop: () => server.stop() };
 }

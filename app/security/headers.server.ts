@@ -1,0 +1,64 @@
+/**
+ * Security headers. Every response gets the static ones (server.mjs); HTML pages also get
+ * a Content-Security-Policy whose nonce allows exactly the inline scripts we render
+ * (Remix's hydration data, the time-zone snippet) and nothing injected.
+ */
+import crypto from "node:crypto";
+import { env } from "~/utils/env.server";
+
+export function newNonce(): string {
+  return crypto.randomBytes(16).toString("base64");
+}
+
+function origin(url: string): string {
+  return new URL(url).origin;
+}
+
+/** Where forms may lead: our pages, and the checkout/portal/sign-in pages we redirect to. */
+function formTargets(): string[] {
+  const targets = ["'self'", "https://checkout.stripe.com", "https://billing.stripe.com"];
+  if (env.google) targets.push(origin(env.google.issuer), "https://accounts.google.com");
+  const stripe = (env as { stripe?: { host?: string; port?: number; protocol?: string } | null }).stripe;
+  if (stripe?.host) targets.push(`${stripe.protocol ?? "https"}://${stripe.host}${stripe.port ? `:${stripe.port}` : ""}`);
+  return targets;
+}
+
+/** Hosts a third-party script needs, when it is configured (the Meta pixel, issue 8). */
+export type ThirdParty = { script: string[]; img: string[]; connect: string[] };
+const thirdParties: ThirdParty[] = [];
+
+export function allowThirdParty(hosts: ThirdParty): void {
+  thirdParties.push(hosts);
+}
+
+export function contentSecurityPolicy(nonce: string): string {
+  const extra = (kind: keyof ThirdParty) => thirdParties.flatMap((party) => party[kind]);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`, ...extra("script")],
+    // React's style attributes (progress bars, illustrations) are inline styles.
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", ...extra("img")],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", ...extra("connect")],
+    "frame-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": formTargets(),
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}
+
+/** Headers for every response, pages and files alike. */
+export function staticSecurityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+  };
+  if (env.isProduction && env.publicUrl.startsWith("https:")) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  return headers;
+}
