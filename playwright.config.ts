@@ -50,6 +50,8 @@ export default defineConfig({
       GOOGLE_ISSUER: `http://127.0.0.1:${OAUTH_PORT}`,
       TEST_CLOCK: "1",
       TRUST_PROXY: "1",
+      // Every test browser shares 127.0.0.1; the limit itself is unit-tested.
+      REQUEST_LIMIT_PER_MINUTE: "100000",
       ADMIN_EMAILS: "admin@glowcoach.test",
     },
   },

@@ -81,6 +81,9 @@ if (env.testClock && !vite) {
   app.use((req, res, next) => build.entry.module.withRequestClock(req.headers["x-test-clock-offset-ms"], next));
 }
 
+// Every form and endpoint that changes something is rate-limited (429 page when over).
+app.use((req, res, next) => build.entry.module.limitRequests(req, res, next));
+
 // app.use, not app.all("*"): a wildcard route would decode the path and refuse broken %-encoding.
 app.use(
   createRequestHandler({

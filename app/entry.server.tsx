@@ -10,7 +10,7 @@ import { NonceContext } from "./security/nonce";
 import type { RootData } from "./root";
 
 // The HTTP server (server.mjs) reads these from the server build.
-export { getLoadContext } from "./load-context.server";
+export { getLoadContext, limitRequests } from "./load-context.server";
 export { serveCachedPage } from "./funnels/page-cache.server";
 export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { identifyVisitor } from "~/analytics/visitor.server";
 import { newNonce } from "~/security/headers.server";
+import { limitRequest, tooManyRequestsPage } from "~/security/request-limits.server";
 import { env } from "~/utils/env.server";
 
 declare module "@remix-run/node" {
@@ -18,7 +19,7 @@ declare module "@remix-run/node" {
   }
 }
 
-function clientIp(req: IncomingMessage): string {
+export function clientIp(req: IncomingMessage): string {
   // Only a proxy we run may tell us the client's address; anyone can send the header.
   const forwarded = env.trustProxy ? req.headers["x-forwarded-for"] : undefined;
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
@@ -29,4 +30,16 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
   const { visitorId, setCookie } = await identifyVisitor(req.headers.cookie);
   if (setCookie) res.appendHeader("Set-Cookie", setCookie);
   return { visitorId, clientIp: clientIp(req), cspNonce: newNonce() };
+}
+
+/**
+ * Express middleware (server.mjs): answers 429 when a client sends too many changing
+ * requests (app/security/request-limits.server.ts); otherwise lets the request through.
+ */
+export function limitRequests(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  const retryAt = limitRequest(req, clientIp(req));
+  if (!retryAt) return next();
+  const page = tooManyRequestsPage(retryAt);
+  res.writeHead(page.status, page.headers);
+  res.end(page.body);
 }

@@ -29,7 +29,7 @@ const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".
 // A known secret, so the routine section can sign session cookies for the members it creates.
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 const server = spawn(process.execPath, ["scripts/start.mjs"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0", SESSION_SECRET },
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0", SESSION_SECRET, REQUEST_LIMIT_PER_MINUTE: "1000000" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const stop = () => server.kill("SIGTERM");

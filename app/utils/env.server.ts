@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   SANITY_API_HOST: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
   SANITY_USE_CDN: flag.default(true),
   LOG_REQUESTS: flag.default(false),
+  /** Changing requests one network address may send per minute (see request-limits.server.ts). */
+  REQUEST_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** smtp://user:pass@host:port (or smtps://). Unset: the dev mailbox in the data folder. */
   SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default("Glow Coach <hello@glowcoach.app>"),
@@ -61,6 +63,7 @@ export type Env = {
   sessionSecret: string;
   sanity: { projectId: string; dataset: string; apiVersion: string; token?: string; apiHost?: string; useCdn: boolean } | null;
   logRequests: boolean;
+  requestLimitPerMinute: number;
   mail: { smtpUrl?: string; from: string; mailboxUi: boolean };
   google: { clientId: string; clientSecret: string; issuer: string } | null;
   adminEmails: string[];
@@ -123,6 +126,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       ? { projectId: e.SANITY_PROJECT_ID, dataset: e.SANITY_DATASET, apiVersion: e.SANITY_API_VERSION, token: e.SANITY_API_TOKEN, apiHost: e.SANITY_API_HOST, useCdn: e.SANITY_USE_CDN }
       : null,
     logRequests: e.LOG_REQUESTS,
+    requestLimitPerMinute: e.REQUEST_LIMIT_PER_MINUTE,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, mailboxUi: e.MAILBOX_UI || !isProduction },
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER.replace(/\/$/, "") } : null,
     adminEmails: e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),

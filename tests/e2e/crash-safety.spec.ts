@@ -22,7 +22,7 @@ const MEMBERS = 40;
 
 function startServer(): ChildProcess {
   return spawn("node", ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, APP_ENV: "local", SESSION_SECRET },
+    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, APP_ENV: "local", SESSION_SECRET, REQUEST_LIMIT_PER_MINUTE: "100000" },
     stdio: ["ignore", "ignore", "pipe"],
   });
 }

@@ -1,0 +1,46 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { LIMITS, limitRequest, resetRequestLimits, tooManyRequestsPage } from "~/security/request-limits.server";
+
+const post = (url: string, cookie?: string) => ({ method: "POST", url, headers: cookie ? { cookie } : {} });
+const AT = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+describe("request limits on changing requests", () => {
+  beforeEach(() => resetRequestLimits());
+
+  it("lets a visitor send perEndpoint requests to one endpoint a minute, then answers with the retry time", () => {
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(limitRequest(post("/login"), "10.0.0.1", AT + i)).toBeNull();
+    const retryAt = limitRequest(post("/login"), "10.0.0.1", AT + 100);
+    expect(retryAt?.getTime()).toBe(AT + 60_000);
+    // Another endpoint, another visitor, and the next minute are separate.
+    expect(limitRequest(post("/registration"), "10.0.0.1", AT + 200)).toBeNull();
+    expect(limitRequest(post("/login"), "10.0.0.2", AT + 200)).toBeNull();
+    expect(limitRequest(post("/login"), "10.0.0.1", AT + 60_000)).toBeNull();
+  });
+
+  it("counts signed-in members by session, so members behind one address don't share an endpoint limit", () => {
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(limitRequest(post("/plan/x", "gc_session=a"), "10.0.0.9", AT)).toBeNull();
+    expect(limitRequest(post("/plan/x", "gc_session=a"), "10.0.0.9", AT)).not.toBeNull();
+    expect(limitRequest(post("/plan/x", "gc_session=b"), "10.0.0.9", AT)).toBeNull();
+  });
+
+  it("caps one address across endpoints and sessions (fresh cookies don't buy more)", () => {
+    let refused = 0;
+    for (let i = 0; i < LIMITS.perAddress + 10; i++) if (limitRequest(post(`/e${i % 50}`, `gc_session=s${i}`), "10.0.0.3", AT)) refused++;
+    expect(refused).toBe(10);
+  });
+
+  it("never limits reads or signed webhooks", () => {
+    for (let i = 0; i < LIMITS.perAddress + 5; i++) {
+      expect(limitRequest({ method: "GET", url: "/quiz", headers: {} }, "10.0.0.4", AT)).toBeNull();
+      expect(limitRequest(post("/webhooks/stripe"), "10.0.0.4", AT)).toBeNull();
+    }
+  });
+
+  it("the 429 page says when to try again", () => {
+    const page = tooManyRequestsPage(new Date(AT + 45_000), AT);
+    expect(page.status).toBe(429);
+    expect(page.headers["Retry-After"]).toBe("45");
+    expect(page.body).toContain("Too many requests");
+    expect(page.body).toContain("try again in a minute");
+  });
+});
