@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
-import { ALL_FUNNELS, INSIGHT_BY_ID, LANDING_PAGE, SITE_SETTINGS } from "./queries";
+import { ALL_FUNNELS, INSIGHT_BY_ID, LANDING_PAGE, OFFER_BY_ID, OFFER_BY_PATH, SITE_SETTINGS } from "./queries";
+import { Offer } from "~/payments/offer-schema";
 import { contentSource } from "./source.server";
 import { Insight, LandingPage, SiteSettings } from "./types";
 import { env } from "~/utils/env.server";
@@ -122,4 +123,13 @@ export async function getSiteSettings(): Promise<SiteSettings> {
 
 export function getLandingPage(): Promise<LandingPage | null> {
   return load(LANDING_PAGE, {}, zodParse(LandingPage));
+}
+
+/** The offer page at a path, or null (no such offer, or an invalid document never seen valid). */
+export function getOfferByPath(path: string): Promise<Offer | null> {
+  return load(OFFER_BY_PATH, { path }, zodParse(Offer));
+}
+
+export function getOfferById(offerId: string): Promise<Offer | null> {
+  return load(OFFER_BY_ID, { offerId }, zodParse(Offer));
 }

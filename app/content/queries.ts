@@ -17,3 +17,9 @@ export const INSIGHT_BY_ID = /* groq */ `*[_type == "insight" && _id == $id][0]`
 export const SITE_SETTINGS = /* groq */ `*[_id == "siteSettings"][0]`;
 
 export const LANDING_PAGE = /* groq */ `*[_id == "page-landing"][0]`;
+
+/** The offer page living at a path ("/subscribe"). */
+export const OFFER_BY_PATH = /* groq */ `*[_type == "offer" && path == $path][0]`;
+
+/** An offer by its stable id (checkouts and webhooks name offers by id). */
+export const OFFER_BY_ID = /* groq */ `*[_type == "offer" && offerId == $offerId][0]`;
