@@ -10,10 +10,9 @@ import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
 import { displayPrice, percentOff, planText } from "./catalogue";
 import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
+import { CHECKOUT_ERROR } from "./messages";
 import type { Offer } from "./offer-schema";
 
-/** The catalogue's words for a checkout that could not start (spec section 8). */
-export const CHECKOUT_ERROR = { title: "Checkout Error", description: "There was a problem starting your checkout. Please try again." } as const;
 
 /** An offer as the page renders it: every price already written out from the catalogue. */
 export function presentOffer(offer: Offer) {
