@@ -22,6 +22,8 @@ const { openBillingPortal } = await import("~/payments/portal.server");
 const { getOfferByPath } = await import("~/content/content.server");
 const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
+const { checkPayment } = await import("~/payments/payment-success.server");
+const webhookRoute = await import("~/routes/webhooks.stripe");
 
 const signer = new Stripe("sk_test_fake", { telemetry: false });
 
@@ -293,5 +295,48 @@ describe("billing portal", () => {
     expect(log).toHaveBeenCalledWith("No active subscription to manage");
     expect(fake.portalRequests.length).toBe(before);
     log.mockRestore();
+  });
+});
+
+describe("payment success in Stripe mode", () => {
+  it("asks Stripe when the webhook has not arrived, signs in only the browser that paid, once", async () => {
+    const offer = (await getOfferByPath("/sales"))!;
+    const started = await startCheckout({ offer, planId: "lifetime", user: null, visitorId: "visitor-success", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    const sessionId = started.url.split("/").pop()!;
+    const url = `${env.publicUrl}/payment-success?session_id=${sessionId}`;
+    const ask = (visitorId: string) => checkPayment({ request: new Request(url), visitorId, clientIp: "127.0.0.1" });
+
+    // Not paid yet: say so (the page re-checks).
+    expect(await ask("visitor-success")).toEqual({ state: "pending" });
+    // Paid at Stripe, no webhook yet.
+    const email = `paid-${Date.now()}@example.com`;
+    Object.assign(fake.sessions.get(sessionId)!, { status: "complete", payment_status: "paid", customer: "cus_success", customer_details: { email } });
+    // Another browser learns nothing and nobody is signed in.
+    expect(await ask("someone-else")).toEqual({ state: "unverified" });
+    expect(await db.user.findUnique({ where: { email } })).toBeNull();
+
+    const signedIn = await ask("visitor-success");
+    expect(signedIn).toBeInstanceOf(Response);
+    const response = signedIn as Response;
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(`/payment-success?session_id=${sessionId}`);
+    expect(response.headers.get("Set-Cookie")).toContain("gc_session=");
+    const user = await db.user.findUnique({ where: { email }, include: { subscription: true } });
+    expect(user?.subscription).toMatchObject({ tier: "single_payment", status: "active", priceMinor: 2999, stripeCustomerId: "cus_success", stripeCheckoutSessionId: sessionId });
+    // The next look shows the result without signing in or e-mailing again.
+    expect(await ask("visitor-success")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent" });
+  });
+});
+
+describe("webhook route", () => {
+  it("verifies the exact raw body it received", async () => {
+    const payload = JSON.stringify(event("customer.created", 1_800_000_000, { id: "cus_route", object: "customer" }), null, 2);
+    const post = (body: string, signature: string) =>
+      webhookRoute.action({ request: new Request("http://localhost/webhooks/stripe", { method: "POST", body, headers: { "Stripe-Signature": signature, "Content-Type": "application/json" } }), params: {}, context: {} as never });
+    expect((await post(payload, sign(payload))).status).toBe(200);
+    // Re-serialised JSON (what a body parser would hand on) no longer matches the signature.
+    expect((await post(JSON.stringify(JSON.parse(payload)), sign(payload))).status).toBe(400);
+    expect((await post("x".repeat(600 * 1024), sign("x"))).status).toBe(413);
   });
 });
