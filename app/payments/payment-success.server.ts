@@ -20,6 +20,7 @@ export type PaymentState =
   | { state: "no-session" }
   | { state: "unverified" }
   | { state: "pending" }
+  | { state: "canceled"; offerPath: string }
   | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null };
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{8,255}$/;
@@ -29,6 +30,11 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
   const stripe = stripeClient();
   if (!stripe) return;
   const session = await stripe.checkout.sessions.retrieve(sessionId);
+  if (session.status === "expired") {
+    // Abandoned: Stripe will never complete it, so stop waiting.
+    await db.checkoutSession.updateMany({ where: { id: sessionId, status: "open" }, data: { status: "canceled" } });
+    return;
+  }
   const paid = session.status === "complete" && (session.payment_status === "paid" || session.payment_status === "no_payment_required");
   const email = session.customer_details?.email ?? session.customer_email;
   if (!paid || !email) return;
@@ -74,6 +80,7 @@ export async function checkPayment(input: { request: Request; visitorId: string;
     row = await db.checkoutSession.findUnique({ where: { id: sessionId } });
     if (!row) return { state: "unverified" };
   }
+  if (row.status === "canceled") return { state: "canceled", offerPath: row.cancelPath };
   if (row.status !== "complete" || !row.userId || !row.email) return { state: "pending" };
 
   // Once per checkout: sign in here and e-mail a link for other devices.

@@ -63,6 +63,24 @@ export default function PaymentSuccess() {
     );
   }
 
+  if (result.state === "canceled") {
+    return (
+      <AuthCard>
+        <h1 className="text-center text-3xl font-semibold">Checkout cancelled</h1>
+        <p className="mt-2 text-center text-muted">This checkout was cancelled, so no payment was taken. You can pick a plan again whenever you're ready.</p>
+        <div className="mt-7 grid gap-3">
+          <Link to={result.offerPath} className="btn-primary w-full">
+            Back to the offer
+          </Link>
+          <Link to="/" className="btn-secondary w-full">
+            Back to Home
+          </Link>
+        </div>
+        <Support email={result.supportEmail} />
+      </AuthCard>
+    );
+  }
+
   if (result.state === "no-session" || result.state === "unverified") {
     return (
       <AuthCard>

@@ -159,7 +159,13 @@ test.describe("offers and payments", () => {
     await expect(page).toHaveURL(/\/checkout\/test\//);
     await expect(page.getByText("Annual Plan")).toBeVisible();
     await expect(page.getByText("Billed every year, renews automatically")).toBeVisible();
+    const cancelledId = page.url().split("/").pop()!;
     await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page).toHaveURL("/subscribe");
+    // A cancelled checkout never turns into a payment, and the success page says so.
+    await page.goto(`/payment-success?session_id=${cancelledId}`);
+    await expect(page.getByRole("heading", { name: "Checkout cancelled" })).toBeVisible();
+    await page.getByRole("link", { name: "Back to the offer" }).click();
     await expect(page).toHaveURL("/subscribe");
 
     await monthly.getByRole("button", { name: "Continue with Monthly – $9.99" }).click();
@@ -177,6 +183,23 @@ test.describe("offers and payments", () => {
     );
     expect(row).toMatchObject({ tier: "monthly", priceMinor: 999 });
     expect(row.currentPeriodEnd).not.toBeNull();
+
+    // 'Manage Subscription' (the profile's form) opens the local test portal, which cancels at period end.
+    const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
+    expect(portal.status()).toBe(303);
+    expect(portal.headers().location).toBe("/billing/test-portal");
+    await page.goto("/billing/test-portal");
+    await expect(page.getByText("Test mode — no real charge")).toBeVisible();
+    await expect(page.getByText("Monthly Plan")).toBeVisible();
+    await expect(page.getByText("Renews on")).toBeVisible();
+    await page.getByRole("button", { name: "Cancel at period end" }).click();
+    await expect(page.getByText("Access ends")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
+    const [after] = query<{ cancelAtPeriodEnd: number; status: string }>(
+      "SELECT s.cancelAtPeriodEnd, s.status FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?",
+      email,
+    );
+    expect(after).toEqual({ cancelAtPeriodEnd: 1, status: "active" });
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
@@ -205,6 +228,12 @@ test.describe("offers and payments", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
     const [row] = query<{ offerId: string; priceMinor: number }>("SELECT s.offerId, s.priceMinor FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?", email);
     expect(row).toEqual({ offerId: "cakey-makeup", priceMinor: 2999 });
+
+    // A lifetime plan has no subscription to manage: nothing happens, back to the profile.
+    const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
+    expect(portal.status()).toBe(303);
+    expect(portal.headers().location).toBe("/profile");
+    expect((await page.request.get("/billing/test-portal", { maxRedirects: 0 })).headers().location).toBe("/profile");
   });
 
   test("the countdown keeps its deadline across reloads", async ({ page }, testInfo) => {
