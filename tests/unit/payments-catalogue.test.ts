@@ -24,6 +24,24 @@ describe("offer documents", () => {
     for (const doc of offers) expect(Offer.safeParse(doc).success, String(doc._id)).toBe(true);
   });
 
+  it("name funnels that exist, and every funnel result that links to an offer is listed on it", () => {
+    const funnels = embeddedDataset().filter((d) => d._type === "funnel");
+    const ids = new Set(funnels.map((f) => f.id));
+    for (const path of ["/subscribe", "/subscribe-otp", "/sales", "/cakey-otp"]) {
+      for (const id of offer(path).funnels) expect(ids.has(id), `${path} names funnel ${id}`).toBe(true);
+    }
+    let checked = 0;
+    for (const funnel of funnels) {
+      const links = JSON.stringify(funnel).match(/"href":"(\/(?:subscribe|subscribe-otp|sales|cakey-otp))"/g) ?? [];
+      for (const link of links) {
+        const path = link.slice(8, -1);
+        expect(offer(path).funnels, `${funnel.id} links to ${path}`).toContain(funnel.id);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(5);
+  });
+
   it("reject a section naming a plan the offer does not sell, and a struck price below the price", () => {
     const doc = structuredClone(embeddedDataset().find((d) => d._id === "offer-crease-free")!) as Record<string, any>;
     doc.sections.push({ _type: "finalCta", title: "Go", planId: "gold", buttonLabel: "Buy" });
