@@ -67,7 +67,7 @@ export async function startCheckout(input: {
     currency: plan.currency,
     cancelPath: input.offer.path,
     email: input.user?.email ?? null,
-    userId: input.user?.id ?? null,
+    startedByUserId: input.user?.id ?? null,
     context: JSON.stringify(context),
     createdAt: now(),
   };

@@ -5,7 +5,15 @@
  * A session id is not a secret to rely on (it sits in a URL), so it only works in the browser
  * whose visitor id started the checkout. Anyone else learns nothing: the same answer as an
  * id that does not exist.
+ *
+ * A checkout's e-mail is typed by the buyer and proves nothing about who owns it. So this
+ * browser is signed in only to an account it already had (signed in when the checkout began,
+ * or now) or one this checkout created and nobody has used yet. Paying with the address of an
+ * existing account gets that account the plan, and its owner the sign-in e-mail, never this
+ * browser a session.
  */
+import { redirect } from "@remix-run/node";
+import { getUser } from "~/auth/guards.server";
 import { sendSignInLink, signedIn } from "~/auth/login.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
@@ -21,7 +29,7 @@ export type PaymentState =
   | { state: "unverified" }
   | { state: "pending" }
   | { state: "canceled"; offerPath: string }
-  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null };
+  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; signedInHere: boolean };
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{8,255}$/;
 
@@ -83,13 +91,31 @@ export async function checkPayment(input: { request: Request; visitorId: string;
   if (row.status === "canceled") return { state: "canceled", offerPath: row.cancelPath };
   if (row.status !== "complete" || !row.userId || !row.email) return { state: "pending" };
 
-  // Once per checkout: sign in here and e-mail a link for other devices.
-  const { count } = await db.checkoutSession.updateMany({ where: { id: row.id, signedInAt: null }, data: { signedInAt: now() } });
+  // Once per checkout: e-mail a link for other devices, and sign in here when that is safe.
+  const { count } = await db.checkoutSession.updateMany({ where: { id: row.id, welcomedAt: null }, data: { welcomedAt: now() } });
   if (count === 1) {
+    const here = await maySignInHere(input.request, row);
     const sent = await emailSignInLink(input.request, row.email, input.clientIp);
-    await db.checkoutSession.update({ where: { id: row.id }, data: { emailStatus: sent ? "sent" : "failed" } });
+    await db.checkoutSession.update({ where: { id: row.id }, data: { emailStatus: sent ? "sent" : "failed", signedInHere: here } });
     const toast = await toastHeader(sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" });
-    return signedIn(row.userId, `/payment-success?session_id=${encodeURIComponent(row.id)}`, [toast]);
+    const to = `/payment-success?session_id=${encodeURIComponent(row.id)}`;
+    return here ? signedIn(row.userId, to, [toast]) : redirect(to, { status: 303, headers: { "Set-Cookie": toast } });
   }
-  return { state: "paid", tier: row.tier as Tier, email: row.email, emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null };
+  return {
+    state: "paid",
+    tier: row.tier as Tier,
+    email: row.email,
+    emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null,
+    signedInHere: row.signedInHere,
+  };
+}
+
+/** Whether the browser that paid may be signed in to the buyer's account without the e-mailed link. */
+async function maySignInHere(request: Request, row: { userId: string | null; startedByUserId: string | null; createdAt: Date }): Promise<boolean> {
+  if (!row.userId) return false;
+  if (row.startedByUserId === row.userId) return true;
+  if ((await getUser(request))?.id === row.userId) return true;
+  const account = await db.user.findUnique({ where: { id: row.userId }, include: { _count: { select: { sessions: true } } } });
+  // Created by this checkout (after it began) and never signed in to, by any method.
+  return !!account && account.createdAt >= row.createdAt && account._count.sessions === 0 && !account.passwordHash && !account.googleId;
 }

@@ -126,7 +126,15 @@ export default function PaymentSuccess() {
             Check Your Email!
           </h2>
           <p className="mt-1 text-center text-sm text-muted">
-            You're signed in on this device. To open your plan on another device, use the link we sent to <strong className="text-ink">{result.email}</strong>.
+            {result.signedInHere ? (
+              <>
+                You're signed in on this device. To open your plan on another device, use the link we sent to <strong className="text-ink">{result.email}</strong>.
+              </>
+            ) : (
+              <>
+                <strong className="text-ink">{result.email}</strong> already has an account, so your plan was added to it. Use the link we sent there to sign in.
+              </>
+            )}
           </p>
           <CheckEmailSteps />
         </section>

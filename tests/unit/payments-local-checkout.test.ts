@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { getOfferByPath } from "~/content/content.server";
 import { startCheckout } from "~/payments/checkout.server";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
+import { createUserSession } from "~/auth/session.server";
+import { signInByEmail } from "~/auth/users.server";
+import { checkPayment } from "~/payments/payment-success.server";
 import { db } from "~/utils/db.server";
 
 async function localCheckout(path: string, planId: string, visitorId: string) {
@@ -64,5 +67,50 @@ describe("local test checkout (no Stripe key)", () => {
     const late = await completeLocalCheckout({ id, visitorId: "visitor-local-4", user: null, email: "late@example.com" });
     expect((late as Response).headers.get("Location")).toBe("/cakey-otp");
     expect(await db.user.findUnique({ where: { email: "late@example.com" } })).toBeNull();
+  });
+});
+
+describe("payment success after a test payment", () => {
+  const ask = (id: string, visitorId: string, cookie?: string) =>
+    checkPayment({ request: new Request(`http://localhost/payment-success?session_id=${id}`, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
+
+  it("signs in a new buyer on the paying browser, once", async () => {
+    const id = await localCheckout("/sales", "lifetime", "visitor-ps-1");
+    const email = `new-buyer-${Date.now()}@example.com`;
+    await completeLocalCheckout({ id, visitorId: "visitor-ps-1", user: null, email });
+    const first = (await ask(id, "visitor-ps-1")) as Response;
+    expect(first.status).toBe(303);
+    expect(first.headers.get("Set-Cookie")).toContain("gc_session=");
+    expect(await ask(id, "visitor-ps-1")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", signedInHere: true });
+    expect(await ask(id, "another-browser")).toEqual({ state: "unverified" });
+  });
+
+  it("never hands an existing account to whoever typed its e-mail", async () => {
+    const email = `owner-${Date.now()}@example.com`;
+    const owner = await signInByEmail(email);
+    await createUserSession(owner.id);
+    const id = await localCheckout("/subscribe", "monthly", "visitor-ps-2");
+    await completeLocalCheckout({ id, visitorId: "visitor-ps-2", user: null, email });
+    const first = (await ask(id, "visitor-ps-2")) as Response;
+    expect(first.status).toBe(303);
+    expect(first.headers.get("Set-Cookie")).not.toContain("gc_session=");
+    expect(await ask(id, "visitor-ps-2")).toMatchObject({ state: "paid", signedInHere: false, emailStatus: "sent" });
+    // The plan went to the account, whose owner got the sign-in e-mail.
+    expect(await db.subscription.findUnique({ where: { userId: owner.id } })).toMatchObject({ tier: "monthly", status: "active" });
+  });
+
+  it("signs in a member who started the checkout signed in", async () => {
+    const email = `member-${Date.now()}@example.com`;
+    const member = await signInByEmail(email);
+    await createUserSession(member.id);
+    const offer = (await getOfferByPath("/subscribe-otp"))!;
+    const started = await startCheckout({ offer, planId: "lifetime", user: member, visitorId: "visitor-ps-3", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    const id = started.url.split("/").pop()!;
+    expect(await openLocalCheckout(id, "visitor-ps-3", null)).toMatchObject({ fixedEmail: email });
+    await completeLocalCheckout({ id, visitorId: "visitor-ps-3", user: null, email: "someone-else@example.com" });
+    expect((await db.checkoutSession.findUnique({ where: { id } }))?.email).toBe(email);
+    const first = (await ask(id, "visitor-ps-3")) as Response;
+    expect(first.headers.get("Set-Cookie")).toContain("gc_session=");
   });
 });

@@ -325,7 +325,7 @@ describe("payment success in Stripe mode", () => {
     const user = await db.user.findUnique({ where: { email }, include: { subscription: true } });
     expect(user?.subscription).toMatchObject({ tier: "single_payment", status: "active", priceMinor: 2999, stripeCustomerId: "cus_success", stripeCheckoutSessionId: sessionId });
     // The next look shows the result without signing in or e-mailing again.
-    expect(await ask("visitor-success")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent" });
+    expect(await ask("visitor-success")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", signedInHere: true });
   });
 });
 

@@ -12,11 +12,13 @@ CREATE TABLE "CheckoutSession" (
     "cancelPath" TEXT NOT NULL,
     "email" TEXT,
     "userId" TEXT,
+    "startedByUserId" TEXT,
     "context" TEXT NOT NULL DEFAULT '{}',
     "status" TEXT NOT NULL DEFAULT 'open',
     "createdAt" DATETIME NOT NULL,
     "completedAt" DATETIME,
-    "signedInAt" DATETIME,
+    "welcomedAt" DATETIME,
+    "signedInHere" BOOLEAN NOT NULL DEFAULT false,
     "emailStatus" TEXT
 );
 
