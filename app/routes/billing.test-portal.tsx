@@ -12,6 +12,9 @@ import { stripeClient } from "~/payments/stripe.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
 import { toastHeader } from "~/utils/toast.server";
+import { paymentPageHeaders } from "~/payments/route-headers";
+
+export const headers = paymentPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Manage subscription (test) · Glow Coach" }, { name: "robots", content: "noindex" }];
 

@@ -10,21 +10,24 @@ import { ShieldIcon } from "~/components/ui/icons";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { paymentPageHeaders } from "~/payments/route-headers";
+
+export const headers = paymentPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Test checkout · Glow Coach" }, { name: "robots", content: "noindex" }];
 
-const headers = { "Cache-Control": PRIVATE_NO_STORE };
+const noStore = { "Cache-Control": PRIVATE_NO_STORE };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = await openLocalCheckout(params.id ?? "", context.visitorId, await getUser(request));
   if (!view) throw notFound(request);
   if (view instanceof Response) throw view;
-  return data(view, { headers });
+  return data(view, { headers: noStore });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status, headers });
+  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status, headers: noStore });
   const { intent, email } = fieldsOf(form.entries);
   const id = params.id ?? "";
   const outcome =
@@ -35,7 +38,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         : { status: 400, error: "Please use the buttons on the page.", field: undefined };
   if (!outcome) throw notFound(request);
   if (outcome instanceof Response) return outcome;
-  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers });
+  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers: noStore });
 }
 
 export default function TestCheckout() {

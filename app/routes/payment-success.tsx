@@ -11,6 +11,7 @@ import { getSiteSettings } from "~/content/content.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { paymentPageHeaders } from "~/payments/route-headers";
 
 /** How often a page waiting for confirmation checks again. */
 const RECHECK_SECONDS = 3;
@@ -22,6 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
   return data({ ...outcome, supportEmail }, { status, headers: { "Cache-Control": PRIVATE_NO_STORE, "Referrer-Policy": "no-referrer" } });
 }
+
+export const headers = paymentPageHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: "Payment · Glow Coach" },

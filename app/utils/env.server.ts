@@ -119,6 +119,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
   if (isProduction && e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
   if (isProduction && e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push("STRIPE_WEBHOOK_SECRET: required in production when STRIPE_SECRET_KEY is set");
+  if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) problems.push("STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set");
   if (isProduction && e.STRIPE_API_HOST) problems.push("STRIPE_API_HOST: only for tests, not allowed in production");
   if (problems.length) throw new EnvError(problems);
 

@@ -33,6 +33,7 @@ async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; 
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     env: {
       PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

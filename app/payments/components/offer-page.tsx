@@ -188,11 +188,10 @@ function Stars({ className = "h-4 w-4" }: { className?: string }) {
 }
 
 function Hero({ section, first }: { section: Of<"hero">; first: boolean }) {
-  const Heading = "h1";
   return (
     <section className={`mx-auto w-full max-w-3xl px-5 text-center ${first ? "pt-10 sm:pt-14" : "pt-8 sm:pt-12"}`}>
       {section.badge ? <p className="mx-auto inline-flex rounded-full bg-rose-100 px-4 py-1.5 text-sm font-semibold text-rose-700">{section.badge}</p> : null}
-      <Heading className="mt-4 text-4xl font-semibold leading-[1.1] sm:text-5xl">{section.headline}</Heading>
+      <h1 className="mt-4 text-4xl font-semibold leading-[1.1] sm:text-5xl">{section.headline}</h1>
       {section.subheadline ? <p className="mx-auto mt-4 max-w-2xl text-lg text-muted">{section.subheadline}</p> : null}
       {section.rating ? (
         <p className="mt-5 flex flex-wrap items-center justify-center gap-2 text-sm">
