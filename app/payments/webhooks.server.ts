@@ -160,6 +160,13 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
       const known = await db.subscription.findUnique({ where: { stripeSubscriptionId: sub.id }, select: { userId: true } });
       const userId = known?.userId ?? (await userIdForCustomer(sub.customer));
       if (!userId) throw new RetryLater(`no account for subscription ${sub.id}`);
+      if (!known) {
+        // A member's row follows their latest purchase: news about a subscription that began
+        // before it (one they replaced, say) must not overwrite it.
+        const row = await db.subscription.findUnique({ where: { userId }, select: { startedAt: true } });
+        const started = seconds(sub.start_date);
+        if (row && started && started.getTime() < row.startedAt.getTime()) return "an earlier subscription: ignored";
+      }
       const result = await applyEntitlement(userId, await subscriptionChange(sub, at, type === "customer.subscription.deleted"));
       if (result === "incomplete") return "not one of our plans";
       return result;
@@ -170,7 +177,13 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
       const subscriptionId = invoice.parent?.subscription_details?.subscription ?? invoice.subscription;
       if (!subscriptionId) return "not a subscription invoice";
       const row = await db.subscription.findUnique({ where: { stripeSubscriptionId: subscriptionId }, select: { userId: true } });
-      if (!row) throw new RetryLater(`subscription ${subscriptionId} not known yet`);
+      if (!row) {
+        // A member whose row is about another purchase: this invoice is for a subscription they
+        // replaced. Otherwise the subscription's own events have not arrived yet: retry later.
+        const userId = await userIdForCustomer(invoice.customer);
+        if (userId && (await db.subscription.findUnique({ where: { userId }, select: { id: true } }))) return "not the member's current subscription";
+        throw new RetryLater(`subscription ${subscriptionId} not known yet`);
+      }
       const periodEnd = Math.max(0, ...(invoice.lines?.data ?? []).map((line) => line.period?.end ?? 0));
       const change: EntitlementChange =
         type === "invoice.paid" ? { at, status: "active", ...(periodEnd ? { currentPeriodEnd: new Date(periodEnd * 1000) } : {}) } : { at, status: "past_due" };

@@ -275,7 +275,39 @@ describe("webhooks", () => {
     // The storm must really have exercised the retry path and the later states.
     expect(retried).toBeGreaterThan(0);
     expect(new Set(expected.map((e) => e.status))).toEqual(new Set(["active", "refunded", "past_due", "canceled"]));
-  }, 120_000);
+  }, 300_000);
+});
+
+describe("a member who replaced their subscription", () => {
+  it("keeps the new one when news about the old one arrives later", async () => {
+    const email = `replaced-${Date.now()}@example.com`;
+    const [oldCustomer, newCustomer] = [`cus_old_${Date.now()}`, `cus_new_${Date.now()}`];
+    fake.customers.set(oldCustomer, { id: oldCustomer, object: "customer", email });
+    fake.customers.set(newCustomer, { id: newCustomer, object: "customer", email });
+    const sub = (id: string, customer: string, start: number, status: string, interval: "month" | "year") => ({
+      id,
+      object: "subscription",
+      customer,
+      status,
+      cancel_at_period_end: false,
+      start_date: start,
+      items: { data: [{ current_period_end: plusInterval(start, interval), price: { unit_amount: interval === "year" ? 5900 : 999, currency: "usd", recurring: { interval } } }] },
+      metadata: { offerId: "skincare", planId: interval === "year" ? "annual" : "monthly" },
+    });
+    const deliver = async (e: StripeEvent) => {
+      const payload = JSON.stringify(e);
+      return handleStripeWebhook(payload, sign(payload));
+    };
+    const t = 1_850_000_000;
+    expect((await deliver(event("customer.subscription.created", t, sub("sub_old_x", oldCustomer, t, "active", "month")))).status).toBe(200);
+    expect((await deliver(event("customer.subscription.created", t + 1000, sub("sub_new_x", newCustomer, t + 1000, "active", "year")))).status).toBe(200);
+    // Later news about the old subscription: its cancellation and a failed invoice.
+    expect((await deliver(event("customer.subscription.deleted", t + 2000, sub("sub_old_x", oldCustomer, t, "canceled", "month")))).body).toContain("earlier subscription");
+    const invoice = { id: "in_old_x", object: "invoice", customer: oldCustomer, parent: { subscription_details: { subscription: "sub_old_x" } }, lines: { data: [] } };
+    expect((await deliver(event("invoice.payment_failed", t + 2100, invoice))).body).toContain("not the member's current subscription");
+    const row = await db.subscription.findFirst({ where: { user: { email } } });
+    expect(row).toMatchObject({ tier: "annual", status: "active", stripeSubscriptionId: "sub_new_x", stripeCustomerId: newCustomer });
+  });
 });
 
 describe("billing portal", () => {
