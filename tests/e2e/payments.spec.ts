@@ -274,10 +274,13 @@ test.describe("offers and payments", () => {
     const answer = await request.post("/subscribe", { form: { intent: "checkout", planId: "platinum" }, maxRedirects: 0 });
     expect(answer.status()).toBe(400);
     if (!jsEnabled(testInfo)) return;
+    // A tampered request: the plan id is swapped on its way to the server.
+    await page.route("**/subscribe*", async (route) => {
+      const body = route.request().postData();
+      if (route.request().method() !== "POST" || !body) return route.continue();
+      await route.continue({ postData: body.replace("planId=monthly", "planId=platinum") });
+    });
     await page.goto("/subscribe");
-    // After hydration, which would otherwise put the value back.
-    await page.waitForLoadState("networkidle");
-    await page.locator('input[name="planId"][value="monthly"]').evaluate((input: HTMLInputElement) => (input.value = "platinum"));
     await page.getByRole("button", { name: "Continue with Monthly – $9.99" }).click();
     const toast = page.getByRole("alert").filter({ hasText: "Checkout Error" });
     await expect(toast).toBeVisible();
