@@ -3,7 +3,7 @@
  */
 import { db } from "~/utils/db.server";
 
-export type EventName = "funnel_viewed" | "funnel_completed";
+export type EventName = "funnel_viewed" | "funnel_completed" | "initiate_checkout" | "purchase";
 
 export type EventInput = {
   visitorId: string;

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
-import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
+import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, OFFER_BY_ID, OFFER_BY_PATH, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
+import { Offer } from "~/payments/offer-schema";
 import { contentSource } from "./source.server";
 import { HomePage, Insight, LandingPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
 import { env } from "~/utils/env.server";
@@ -147,4 +148,13 @@ export async function getHomePage(): Promise<HomePage> {
   const page = await load(HOME_PAGE, {}, zodParse(HomePage));
   if (!page) throw new Error("The content dataset has no valid page-home document.");
   return page;
+}
+
+/** The offer page at a path, or null (no such offer, or an invalid document never seen valid). */
+export function getOfferByPath(path: string): Promise<Offer | null> {
+  return load(OFFER_BY_PATH, { path }, zodParse(Offer));
+}
+
+export function getOfferById(offerId: string): Promise<Offer | null> {
+  return load(OFFER_BY_ID, { offerId }, zodParse(Offer));
 }

@@ -28,3 +28,9 @@ export const TUTORIAL_STEP = /* groq */ `*[_type == "tutorialStep" && number == 
 export const TUTORIAL_SETTINGS = /* groq */ `*[_id == "tutorialSettings"][0]`;
 
 export const HOME_PAGE = /* groq */ `*[_id == "page-home"][0]`;
+
+/** The offer page living at a path ("/subscribe"). */
+export const OFFER_BY_PATH = /* groq */ `*[_type == "offer" && path == $path][0]`;
+
+/** An offer by its stable id (checkouts and webhooks name offers by id). */
+export const OFFER_BY_ID = /* groq */ `*[_type == "offer" && offerId == $offerId][0]`;

@@ -50,6 +50,14 @@ const EnvSchema = z.object({
   TRUST_PROXY: flag.default(false),
   /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
   TEST_CLOCK: flag.default(false),
+  /** Stripe secret key (sk_test_... / sk_live_... / rk_...). Unset: the local test checkout. */
+  STRIPE_SECRET_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_test_... or sk_live_...)").optional()),
+  /** Signing secret of the webhook endpoint (whsec_...). */
+  STRIPE_WEBHOOK_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().startsWith("whsec_", "must be a webhook signing secret (whsec_...)").optional()),
+  /** Only for tests: where the Stripe API lives (the SDK's host, port and protocol). */
+  STRIPE_API_HOST: optionalText,
+  STRIPE_API_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  STRIPE_API_PROTOCOL: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["http", "https"]).optional()),
 });
 
 export type Env = {
@@ -69,6 +77,8 @@ export type Env = {
   adminEmails: string[];
   trustProxy: boolean;
   testClock: boolean;
+  /** Stripe Checkout and webhooks; null: the local test checkout (no real charge). */
+  stripe: { secretKey: string; webhookSecret?: string; host?: string; port?: number; protocol?: "http" | "https" } | null;
 };
 
 export class EnvError extends Error {
@@ -111,6 +121,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
   if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
   if (isProduction && e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
+  if (isProduction && e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push("STRIPE_WEBHOOK_SECRET: required in production when STRIPE_SECRET_KEY is set");
+  if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) problems.push("STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set");
+  if (isProduction && e.STRIPE_API_HOST) problems.push("STRIPE_API_HOST: only for tests, not allowed in production");
   if (problems.length) throw new EnvError(problems);
 
   return {
@@ -132,6 +145,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     adminEmails: e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     trustProxy: e.TRUST_PROXY,
     testClock: e.TEST_CLOCK,
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, host: e.STRIPE_API_HOST, port: e.STRIPE_API_PORT, protocol: e.STRIPE_API_PROTOCOL }
+      : null,
   };
 }
 

@@ -1,0 +1,111 @@
+/**
+ * Starting a checkout from an offer page: price the plan from the catalogue, create the
+ * checkout at the gateway (Stripe Checkout, or the local test checkout when no Stripe key
+ * is set), remember which browser started it, and log 'initiate checkout'.
+ */
+import crypto from "node:crypto";
+import { recordEvent } from "~/analytics/events.server";
+import type { SessionUser } from "~/auth/users.server";
+import { getFunnelById } from "~/content/content.server";
+import { readFunnelState } from "~/funnels/state.server";
+import { now } from "~/utils/clock.server";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { pricePlan, type PricedPlan } from "./catalogue";
+import type { Offer } from "./offer-schema";
+import { stripeClient } from "./stripe.server";
+
+export type CheckoutStart = { ok: true; url: string } | { ok: false; status: number; reason: string };
+
+/** The answers of the most recent funnel result that leads to this offer, if any. */
+export async function funnelContext(offer: Offer, cookieHeader: string | null): Promise<{ funnel?: string; answers?: Record<string, string | string[]> }> {
+  let best: { funnel: string; at: string; answers: Record<string, string | string[]> } | null = null;
+  for (const id of offer.funnels) {
+    const funnel = await getFunnelById(id);
+    if (!funnel) continue;
+    const { result } = await readFunnelState(cookieHeader, funnel);
+    if (result && (!best || result.at > best.at)) best = { funnel: id, at: result.at, answers: result.answers };
+  }
+  return best ? { funnel: best.funnel, answers: best.answers } : {};
+}
+
+/** Stripe metadata: at most 50 keys, values up to 500 characters. */
+export function checkoutMetadata(input: { plan: PricedPlan; visitorId: string; funnel?: string; answers?: Record<string, string | string[]> }): Record<string, string> {
+  const metadata: Record<string, string> = { offerId: input.plan.offerId, planId: input.plan.planId, visitorId: input.visitorId };
+  if (input.funnel) metadata.funnel = input.funnel;
+  for (const [key, value] of Object.entries(input.answers ?? {}).slice(0, 40)) {
+    metadata[`answer_${key}`.slice(0, 40)] = (Array.isArray(value) ? value.join(",") : value).slice(0, 500);
+  }
+  return metadata;
+}
+
+export async function startCheckout(input: {
+  offer: Offer;
+  planId: string;
+  user: SessionUser | null;
+  visitorId: string;
+  cookieHeader: string | null;
+}): Promise<CheckoutStart> {
+  const plan = pricePlan(input.offer, input.planId);
+  if (!plan) return { ok: false, status: 400, reason: `unknown plan "${input.planId}" on offer ${input.offer.offerId}` };
+  const context = await funnelContext(input.offer, input.cookieHeader);
+
+  await recordEvent({
+    visitorId: input.visitorId,
+    name: "initiate_checkout",
+    funnel: context.funnel,
+    props: { offer: plan.offerId, plan: plan.planId, name: plan.name, price: plan.amountMinor / 100, currency: plan.currency.toUpperCase() },
+  });
+
+  const row = {
+    visitorId: input.visitorId,
+    offerId: plan.offerId,
+    planId: plan.planId,
+    tier: plan.tier,
+    planName: plan.name,
+    amountMinor: plan.amountMinor,
+    currency: plan.currency,
+    cancelPath: input.offer.path,
+    email: input.user?.email ?? null,
+    startedByUserId: input.user?.id ?? null,
+    context: JSON.stringify(context),
+    createdAt: now(),
+  };
+
+  const stripe = stripeClient();
+  if (!stripe) {
+    const id = `cs_local_${crypto.randomBytes(18).toString("base64url")}`;
+    await db.checkoutSession.create({ data: { ...row, id, provider: "local" } });
+    return { ok: true, url: `/checkout/test/${id}` };
+  }
+
+  const metadata = checkoutMetadata({ plan, visitorId: input.visitorId, ...context });
+  try {
+    const session = await stripe.checkout.sessions.create({
+      mode: plan.interval ? "subscription" : "payment",
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: plan.currency,
+            unit_amount: plan.amountMinor,
+            product_data: { name: plan.name },
+            ...(plan.interval ? { recurring: { interval: plan.interval } } : {}),
+          },
+        },
+      ],
+      success_url: `${env.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${env.publicUrl}${input.offer.path}`,
+      ...(input.user ? { customer_email: input.user.email } : {}),
+      client_reference_id: input.visitorId,
+      metadata,
+      ...(plan.interval ? { subscription_data: { metadata } } : { payment_intent_data: { metadata }, customer_creation: "always" as const }),
+    });
+    if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
+    await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });
+    return { ok: true, url: session.url };
+  } catch (error) {
+    console.error(`[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`, error);
+    return { ok: false, status: 502, reason: error instanceof Error ? error.message : "Stripe error" };
+  }
+}

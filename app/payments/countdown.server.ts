@@ -1,0 +1,39 @@
+/**
+ * Offer countdowns. Each visitor gets one deadline per offer, issued by the server the
+ * first time they open it and kept in a signed cookie, so a reload does not restart the
+ * clock and editing the cookie cannot extend it (a tampered cookie starts nothing new:
+ * its deadlines are simply re-issued, which is what a first visit would get anyway).
+ */
+import { createCookie } from "@remix-run/node";
+import { z } from "zod";
+import { now } from "~/utils/clock.server";
+import { env } from "~/utils/env.server";
+
+const deadlineCookie = createCookie("gc_offer_deadlines", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: env.publicUrl.startsWith("https:"),
+  path: "/",
+  maxAge: 60 * 60 * 24 * 30,
+  secrets: [env.sessionSecret],
+});
+
+/** offerId → deadline (epoch ms). A handful of offers at most. */
+const Deadlines = z.record(z.string().max(41), z.number().int().positive()).refine((d) => Object.keys(d).length <= 20);
+
+export type Countdown = { remainingSeconds: number; setCookie?: string };
+
+/** Seconds left on this visitor's countdown for an offer, issuing the deadline on first sight. */
+export async function offerCountdown(cookieHeader: string | null, offerId: string, seconds: number): Promise<Countdown> {
+  const raw = cookieHeader?.includes(`${deadlineCookie.name}=`) ? await deadlineCookie.parse(cookieHeader).catch(() => null) : null;
+  const parsed = Deadlines.safeParse(raw);
+  const deadlines = parsed.success ? parsed.data : {};
+  const at = now().getTime();
+  const known = deadlines[offerId];
+  // A deadline further away than the countdown's length was not issued by us for this offer.
+  if (known !== undefined && known - at <= seconds * 1000) {
+    return { remainingSeconds: Math.max(0, Math.ceil((known - at) / 1000)) };
+  }
+  const deadline = at + seconds * 1000;
+  return { remainingSeconds: seconds, setCookie: await deadlineCookie.serialize({ ...deadlines, [offerId]: deadline }) };
+}

@@ -1,0 +1,75 @@
+/**
+ * The local test checkout (no STRIPE_SECRET_KEY): a page standing in for Stripe Checkout.
+ * Completing it runs the same fulfilment as a Stripe 'checkout.session.completed' webhook.
+ * Only the browser that started a checkout can see or complete it.
+ */
+import { redirect } from "@remix-run/node";
+import type { SessionUser } from "~/auth/users.server";
+import { EmailAddress } from "~/auth/users.server";
+import { now } from "~/utils/clock.server";
+import { db } from "~/utils/db.server";
+import { displayPrice, intervalOf, type Tier } from "./catalogue";
+import { fulfilCheckout } from "./fulfilment.server";
+
+const LOCAL_ID = /^cs_local_[A-Za-z0-9_-]{10,60}$/;
+
+export type LocalCheckoutView = {
+  id: string;
+  planName: string;
+  price: string;
+  billing: string;
+  cancelPath: string;
+  /** The signed-in buyer's address (fixed), or null (the form asks for one). */
+  fixedEmail: string | null;
+};
+
+async function findOwn(id: string, visitorId: string) {
+  if (!LOCAL_ID.test(id)) return null;
+  const row = await db.checkoutSession.findUnique({ where: { id } });
+  return row && row.provider === "local" && row.visitorId === visitorId ? row : null;
+}
+
+function billingText(tier: Tier): string {
+  const interval = intervalOf(tier);
+  return interval ? `Billed every ${interval}, renews automatically` : "One-time payment, lifetime access";
+}
+
+/** The order to show, or a redirect when this checkout is already finished; null: not found. */
+export async function openLocalCheckout(id: string, visitorId: string, user: SessionUser | null): Promise<LocalCheckoutView | Response | null> {
+  const row = await findOwn(id, visitorId);
+  if (!row) return null;
+  if (row.status === "complete") return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`);
+  if (row.status === "canceled") return redirect(row.cancelPath);
+  return {
+    id: row.id,
+    planName: row.planName,
+    price: displayPrice(row.amountMinor, row.currency),
+    billing: billingText(row.tier as Tier),
+    cancelPath: row.cancelPath,
+    fixedEmail: user?.email ?? row.email ?? null,
+  };
+}
+
+export type CompleteOutcome = Response | { status: number; error: string; field?: "email" } | null;
+
+export async function completeLocalCheckout(input: { id: string; visitorId: string; user: SessionUser | null; email: unknown }): Promise<CompleteOutcome> {
+  const row = await findOwn(input.id, input.visitorId);
+  if (!row) return null;
+  if (row.status === "canceled") return redirect(row.cancelPath, 303);
+  if (row.status !== "complete") {
+    // Signed in (or signed in when the checkout began): the account's address, whatever the form says.
+    const fixed = input.user?.email ?? row.email;
+    const email = EmailAddress.safeParse(fixed ?? (typeof input.email === "string" ? input.email : ""));
+    if (!email.success) return { status: 400, field: "email", error: email.error.issues[0].message };
+    await fulfilCheckout({ checkoutSessionId: row.id, email: email.data, offerId: row.offerId, planId: row.planId, at: now() });
+  }
+  return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, 303);
+}
+
+export async function cancelLocalCheckout(input: { id: string; visitorId: string }): Promise<Response | null> {
+  const row = await findOwn(input.id, input.visitorId);
+  if (!row) return null;
+  if (row.status === "complete") return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, 303);
+  await db.checkoutSession.updateMany({ where: { id: row.id, status: "open" }, data: { status: "canceled" } });
+  return redirect(row.cancelPath, 303);
+}

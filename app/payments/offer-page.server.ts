@@ -1,0 +1,83 @@
+/**
+ * The loader and action behind every offer page (/subscribe, /subscribe-otp, /sales,
+ * /cakey-otp). Each route module passes its path; the page itself is a content document.
+ */
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/auth/guards.server";
+import { getOfferByPath } from "~/content/content.server";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { displayPrice, percentOff, planText } from "./catalogue";
+import { startCheckout } from "./checkout.server";
+import { offerCountdown } from "./countdown.server";
+import { CHECKOUT_ERROR } from "./messages";
+import type { Offer } from "./offer-schema";
+
+
+/** An offer as the page renders it: every price already written out from the catalogue. */
+export function presentOffer(offer: Offer) {
+  return {
+    offerId: offer.offerId,
+    path: offer.path,
+    pageTitle: offer.pageTitle,
+    description: offer.description,
+    processingLabel: offer.processingLabel,
+    hasCountdown: offer.countdownSeconds !== undefined,
+    plans: offer.plans.map((plan) => ({
+      id: plan.id,
+      tier: plan.tier,
+      name: plan.name,
+      badge: plan.badge ?? null,
+      price: displayPrice(plan.priceMinor, plan.currency),
+      priceSuffix: plan.priceSuffix,
+      compareAt: plan.compareAtMinor ? displayPrice(plan.compareAtMinor, plan.currency) : null,
+      percentOff: plan.compareAtMinor ? percentOff(plan.priceMinor, plan.compareAtMinor) : null,
+      priceNote: plan.priceNote ? planText(plan.priceNote, plan) : null,
+      buttonLabel: planText(plan.buttonLabel, plan),
+      features: plan.features.map((f) => planText(f, plan)),
+      finePrint: plan.finePrint ? planText(plan.finePrint, plan) : null,
+      featured: plan.featured,
+    })),
+    sections: offer.sections,
+  };
+}
+export type OfferView = ReturnType<typeof presentOffer>;
+
+export async function offerLoader({ request }: LoaderFunctionArgs, path: string) {
+  const offer = await getOfferByPath(path);
+  if (!offer) throw notFound(request);
+  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  let remainingSeconds: number | null = null;
+  if (offer.countdownSeconds) {
+    const countdown = await offerCountdown(request.headers.get("Cookie"), offer.offerId, offer.countdownSeconds);
+    remainingSeconds = countdown.remainingSeconds;
+    if (countdown.setCookie) headers.append("Set-Cookie", countdown.setCookie);
+  }
+  return data({ offer: presentOffer(offer), remainingSeconds }, { headers });
+}
+
+type ActionAnswer = { checkoutError: typeof CHECKOUT_ERROR };
+
+/** A plan button: create the checkout and go there (303), or say it failed. */
+export async function offerAction({ request, context }: ActionFunctionArgs, path: string) {
+  const offer = await getOfferByPath(path);
+  if (!offer) throw notFound(request);
+  const headers = { "Cache-Control": PRIVATE_NO_STORE };
+  const form = await readFormEntries(request);
+  if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status, headers });
+  const { intent, planId } = fieldsOf(form.entries);
+  if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400, headers });
+
+  const started = await startCheckout({
+    offer,
+    planId,
+    user: await getUser(request),
+    visitorId: context.visitorId,
+    cookieHeader: request.headers.get("Cookie"),
+  });
+  if (!started.ok) {
+    console.error(`[checkout] ${started.reason}`);
+    return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status, headers });
+  }
+  return redirect(started.url, { status: 303, headers });
+}

@@ -1,0 +1,128 @@
+/**
+ * An offer page as a content document (_type "offer"): its plans (the price catalogue,
+ * in minor units) and the sections the page shows, in order. Pure zod, no server code,
+ * so the studio, the linter and unit tests can use it.
+ *
+ * Texts may hold placeholders filled in when the page renders, so a price is written once:
+ *   {price}        the plan's price ("$59", "$9.99")   — in plan texts
+ *   {compareAt}    the struck-through price ("$99")    — in plan texts
+ *   {perDay}       the annual price per day ("$0.16")  — in plan texts
+ *   {time}         the countdown ("9:59")              — in countdown texts
+ */
+import { z } from "zod";
+
+const text = z.string().trim().min(1);
+const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and dashes");
+/** An anchor on the page ("#plan-annual"), never a URL. */
+const anchor = z.string().regex(/^#[a-z0-9-]+$/, "must be an anchor such as #plan-annual");
+
+export const Interval = z.enum(["month", "year"]);
+
+export const OfferPlan = z.object({
+  id,
+  /** What the subscription record calls it: monthly, annual or single_payment. */
+  tier: z.enum(["monthly", "annual", "single_payment"]),
+  name: text,
+  /** The price charged, in minor units (cents). The page shows exactly this. */
+  priceMinor: z.number().int().min(50).max(100_000_00),
+  currency: z.enum(["usd"]).default("usd"),
+  /** Struck-through "was" price, minor units. */
+  compareAtMinor: z.number().int().positive().optional(),
+  /** The small line under the price: "/month", "one-time". */
+  priceSuffix: text,
+  badge: text.optional(),
+  /** Under the price, e.g. "Just {perDay}/day". */
+  priceNote: text.optional(),
+  buttonLabel: text,
+  features: z.array(text).default([]),
+  /** Small print under the button ("30-day money-back guarantee"). */
+  finePrint: text.optional(),
+  /** The plan the page highlights and scroll buttons select. */
+  featured: z.boolean().default(false),
+});
+export type OfferPlan = z.infer<typeof OfferPlan>;
+
+const Testimonial = z.object({ name: text, detail: text, quote: text, before: text.optional(), after: text.optional() });
+
+export const OfferSection = z.discriminatedUnion("_type", [
+  z.object({ _type: z.literal("countdownBanner"), text, badge: text }),
+  z.object({
+    _type: z.literal("hero"),
+    badge: text.optional(),
+    headline: text,
+    subheadline: text.optional(),
+    rating: z.object({ value: text, label: text }).optional(),
+    benefits: z.array(text).default([]),
+    /** Small proof line under the hero ("10,000+ plans created"). */
+    proof: z.array(text).default([]),
+    cta: z.object({ label: text, href: anchor }).optional(),
+  }),
+  z.object({ _type: z.literal("plans"), title: text.optional(), subtitle: text.optional(), planIds: z.array(id).min(1) }),
+  z.object({
+    _type: z.literal("lockedProducts"),
+    title: text,
+    subtitle: text.optional(),
+    products: z.array(z.object({ name: text, kind: text, fitLabel: text, fitPercent: z.number().int().min(0).max(100), locked: z.boolean() })).min(1),
+    unlock: z.object({ label: text, href: anchor }),
+  }),
+  z.object({
+    _type: z.literal("routine"),
+    title: text,
+    subtitle: text.optional(),
+    steps: z.array(z.object({ name: text, detail: text })).min(1),
+    visibleSteps: z.number().int().min(0),
+    /** Shown over the locked steps, "+{count} steps locked" ({count} = locked steps). */
+    lockedLabel: text,
+    unlock: z.object({ label: text, href: anchor }),
+  }),
+  z.object({ _type: z.literal("urgency"), text, cta: z.object({ label: text, href: anchor }).optional() }),
+  z.object({
+    _type: z.literal("tips"),
+    title: text,
+    tips: z.array(z.object({ title: text, text, locked: z.boolean() })).min(1),
+    unlock: z.object({ label: text, href: anchor }),
+  }),
+  z.object({ _type: z.literal("testimonials"), title: text, items: z.array(Testimonial).min(1) }),
+  z.object({ _type: z.literal("explanation"), anchorId: id, title: text, paragraphs: z.array(text).min(1), points: z.array(text).default([]) }),
+  z.object({ _type: z.literal("guarantee"), title: text, text }),
+  z.object({ _type: z.literal("whatsInside"), title: text, items: z.array(z.object({ title: text, text })).min(1) }),
+  z.object({ _type: z.literal("faq"), title: text, items: z.array(z.object({ question: text, answer: text })).min(1) }),
+  z.object({ _type: z.literal("finalCta"), title: text, text: text.optional(), planId: id, buttonLabel: text }),
+  z.object({ _type: z.literal("secureCheckout"), text }),
+]);
+export type OfferSection = z.infer<typeof OfferSection>;
+
+export const Offer = z
+  .object({
+    _id: text,
+    _type: z.literal("offer"),
+    /** Stable id used in checkouts, metadata and subscription records. */
+    offerId: id,
+    /** Where the page lives ("/subscribe"). */
+    path: z.string().regex(/^\/[a-z0-9-]+$/, "must be a one-segment path such as /subscribe"),
+    pageTitle: text,
+    description: text,
+    /** Funnels whose results lead here: their answers go with the checkout. */
+    funnels: z.array(id).default([]),
+    /** Seconds on the countdown (the spec's 599); none when the page has no countdown. */
+    countdownSeconds: z.number().int().min(1).max(24 * 60 * 60).optional(),
+    /** What a plan button says while its checkout is being created. */
+    processingLabel: text.default("Loading..."),
+    plans: z.array(OfferPlan).min(1),
+    sections: z.array(OfferSection).min(1),
+  })
+  .superRefine((offer, ctx) => {
+    const planIds = new Set(offer.plans.map((p) => p.id));
+    if (planIds.size !== offer.plans.length) ctx.addIssue({ code: "custom", path: ["plans"], message: "plan ids must be unique" });
+    offer.sections.forEach((section, i) => {
+      const refs = section._type === "plans" ? section.planIds : section._type === "finalCta" ? [section.planId] : [];
+      for (const ref of refs) if (!planIds.has(ref)) ctx.addIssue({ code: "custom", path: ["sections", i], message: `unknown plan "${ref}"` });
+      if (section._type === "countdownBanner" && !offer.countdownSeconds) ctx.addIssue({ code: "custom", path: ["sections", i], message: "a countdown banner needs countdownSeconds" });
+    });
+    for (const [i, plan] of offer.plans.entries()) {
+      const recurring = plan.tier !== "single_payment";
+      if (plan.compareAtMinor !== undefined && plan.compareAtMinor <= plan.priceMinor) ctx.addIssue({ code: "custom", path: ["plans", i, "compareAtMinor"], message: "must be more than the price" });
+      if (!recurring && plan.priceNote?.includes("{perDay}")) ctx.addIssue({ code: "custom", path: ["plans", i, "priceNote"], message: "{perDay} is for annual plans" });
+    }
+  });
+export type Offer = z.infer<typeof Offer>;

@@ -1,0 +1,11 @@
+/** /cakey-otp: the cakey makeup offer, rendered from its offer document (content/offers.ndjson). */
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { offerAction, offerLoader } from "~/payments/offer-page.server";
+import { OfferPage, offerMeta } from "~/payments/components/offer-page";
+import { paymentPageHeaders } from "~/payments/route-headers";
+
+export const loader = (args: LoaderFunctionArgs) => offerLoader(args, "/cakey-otp");
+export const action = (args: ActionFunctionArgs) => offerAction(args, "/cakey-otp");
+export const meta = offerMeta;
+export const headers = paymentPageHeaders;
+export default OfferPage;

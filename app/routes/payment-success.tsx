@@ -1,0 +1,158 @@
+/**
+ * /payment-success?session_id=...: where checkout returns. Verifies the payment, signs the
+ * buyer in on this browser and e-mails a link for other devices (payment-success.server.ts).
+ */
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CheckEmailSteps } from "~/components/check-email-steps";
+import { AuthCard } from "~/components/ui/form";
+import { CheckIcon } from "~/components/ui/icons";
+import { getSiteSettings } from "~/content/content.server";
+import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
+import { checkPayment } from "~/payments/payment-success.server";
+import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { paymentPageHeaders } from "~/payments/route-headers";
+
+/** How often a page waiting for confirmation checks again. */
+const RECHECK_SECONDS = 3;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const outcome = await checkPayment({ request, visitorId: context.visitorId, clientIp: context.clientIp });
+  if (outcome instanceof Response) throw outcome;
+  const { supportEmail } = await getSiteSettings();
+  const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
+  return data({ ...outcome, supportEmail }, { status, headers: { "Cache-Control": PRIVATE_NO_STORE, "Referrer-Policy": "no-referrer" } });
+}
+
+export const headers = paymentPageHeaders;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "Payment · Glow Coach" },
+  { name: "robots", content: "noindex" },
+  // Waiting for the payment provider: check again, with or without JavaScript.
+  ...(data?.state === "pending" ? [{ httpEquiv: "refresh", content: String(RECHECK_SECONDS) } as const] : []),
+];
+
+function Support({ email }: { email: string }) {
+  return (
+    <p className="mt-6 text-center text-sm text-muted">
+      Questions about your order? Write to us at{" "}
+      <a href={`mailto:${email}`} className="font-semibold text-rose-700 hover:underline">
+        {email}
+      </a>
+      .
+    </p>
+  );
+}
+
+function Spinner() {
+  return <span className="mx-auto block h-10 w-10 animate-spin rounded-full border-4 border-rose-100 border-t-rose-600" aria-hidden="true" />;
+}
+
+export default function PaymentSuccess() {
+  const result = useLoaderData<typeof loader>();
+
+  if (result.state === "pending") {
+    return (
+      <AuthCard>
+        <Spinner />
+        <h1 className="mt-5 text-center text-3xl font-semibold">Processing Payment...</h1>
+        <p className="mt-2 text-center text-muted">Please wait while we verify your subscription.</p>
+        <p className="mt-4 text-center text-sm text-muted" role="status">
+          Your payment isn't confirmed yet. This page checks again every {RECHECK_SECONDS} seconds.
+        </p>
+        <Support email={result.supportEmail} />
+      </AuthCard>
+    );
+  }
+
+  if (result.state === "canceled") {
+    return (
+      <AuthCard>
+        <h1 className="text-center text-3xl font-semibold">Checkout cancelled</h1>
+        <p className="mt-2 text-center text-muted">This checkout was cancelled, so no payment was taken. You can pick a plan again whenever you're ready.</p>
+        <div className="mt-7 grid gap-3">
+          <Link to={result.offerPath} className="btn-primary w-full">
+            Back to the offer
+          </Link>
+          <Link to="/" className="btn-secondary w-full">
+            Back to Home
+          </Link>
+        </div>
+        <Support email={result.supportEmail} />
+      </AuthCard>
+    );
+  }
+
+  if (result.state === "no-session" || result.state === "unverified") {
+    return (
+      <AuthCard>
+        {result.state === "unverified" ? (
+          <div role="alert" className="rounded-2xl border border-danger/30 bg-[#fdf0ef] px-4 py-3 text-danger">
+            <p className="font-semibold">{VERIFICATION_ERROR.title}</p>
+            <p className="text-sm">{VERIFICATION_ERROR.description}</p>
+          </div>
+        ) : null}
+        <h1 className="mt-5 text-center text-3xl font-semibold">{result.state === "unverified" ? "We couldn't verify this payment" : "No payment to check"}</h1>
+        <p className="mt-2 text-center text-muted">
+          {result.state === "unverified"
+            ? "Open this page in the browser you paid in, or sign in with the e-mail you used at checkout."
+            : "This page shows the result of a checkout. Choose a plan to get started."}
+        </p>
+        <div className="mt-7 grid gap-3">
+          <Link to="/login" className="btn-primary w-full">
+            Sign in
+          </Link>
+          <Link to="/" className="btn-secondary w-full">
+            Back to Home
+          </Link>
+        </div>
+        <Support email={result.supportEmail} />
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard>
+      <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-[#e5efe7] text-sage">
+        <CheckIcon className="h-7 w-7" />
+      </span>
+      <h1 className="mt-4 text-center text-3xl font-semibold">Payment Successful!</h1>
+      <p className="mt-2 text-center text-muted">
+        {result.tier === "single_payment"
+          ? "Your Personalized Makeup Routine is now active with lifetime access! We're sending you access details via email."
+          : "Your subscription is active. We're sending you access details via email."}
+      </p>
+      {result.emailStatus === "sent" ? (
+        <section aria-labelledby="check-email" className="mt-7 rounded-2xl border border-line bg-cream/60 p-5">
+          <h2 id="check-email" className="text-center text-2xl font-semibold">
+            Check Your Email!
+          </h2>
+          <p className="mt-1 text-center text-sm text-muted">
+            {result.signedInHere ? (
+              <>
+                You're signed in on this device. To open your plan on another device, use the link we sent to <strong className="text-ink">{result.email}</strong>.
+              </>
+            ) : (
+              <>
+                <strong className="text-ink">{result.email}</strong> already has an account, so your plan was added to it. Use the link we sent there to sign in.
+              </>
+            )}
+          </p>
+          <CheckEmailSteps />
+        </section>
+      ) : result.emailStatus === "failed" ? (
+        <div role="alert" className="mt-6 rounded-2xl border border-danger/30 bg-[#fdf0ef] px-4 py-3 text-danger">
+          <p className="font-semibold">{EMAIL_ERROR.title}</p>
+          <p className="text-sm">{EMAIL_ERROR.description}</p>
+        </div>
+      ) : null}
+      <div className="mt-7">
+        <Link to="/home" className="btn-primary w-full">
+          Go to My Plan
+        </Link>
+      </div>
+      <Support email={result.supportEmail} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Stripe mode in a browser: a production server started with STRIPE_SECRET_KEY and the Stripe
+ * SDK pointed at a local fake API; Stripe's hosted pages are stood in for by route stubs, and
+ * its webhooks are sent signed, as Stripe would.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Stripe from "stripe";
+import { expect, test } from "@playwright/test";
+import { startFakeStripe, type FakeStripe } from "../unit/fake-stripe";
+import { jsEnabled } from "./support";
+
+const WEBHOOK_SECRET = "whsec_e2e_secret";
+const signer = new Stripe("sk_test_fake", { telemetry: false });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-stripe-e2e-"));
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      APP_ENV: "local",
+      STRIPE_SECRET_KEY: "sk_test_fake",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_HOST: "127.0.0.1",
+      STRIPE_API_PORT: String(fake.port),
+      STRIPE_API_PROTOCOL: "http",
+    },
+    stdio: "ignore",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${base}/`)).ok) return { base, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill();
+  throw new Error("the Stripe-mode server did not start");
+}
+
+function webhook(base: string, type: string, object: Record<string, unknown>, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object } });
+  return fetch(`${base}/webhooks/stripe`, {
+    method: "POST",
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signer.webhooks.generateTestHeaderString({ payload, secret }) },
+  });
+}
+
+test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment success → billing portal", async ({ page }, testInfo) => {
+  // Starts a server of its own: once with JavaScript and once without is enough.
+  test.skip(testInfo.project.name.startsWith("phone"), "server configuration, not layout: desktop projects only");
+  test.setTimeout(90_000);
+  const fake = await startFakeStripe();
+  const { base, child } = await startStripeModeServer(fake);
+  try {
+    // Stand-ins for Stripe's hosted pages.
+    await page.route("https://checkout.stripe.test/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
+    await page.route("https://billing.stripe.test/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe customer portal (fake)</h1>" }));
+
+    await page.goto(`${base}/subscribe`);
+    await page.getByRole("article", { name: "Annual Plan" }).getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" }).click();
+    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    await expect(page.getByRole("heading", { name: "Stripe Checkout (fake)" })).toBeVisible();
+    const sent = fake.checkoutRequests.at(-1)!;
+    expect(sent).toMatchObject({ mode: "subscription", "line_items[0][price_data][unit_amount]": "5900", "line_items[0][price_data][recurring][interval]": "year", cancel_url: `${base}/subscribe` });
+    const sessionId = page.url().split("/").pop()!;
+
+    // The buyer pays at Stripe; Stripe sends its events (one forged copy is refused).
+    const email = `stripe-${testInfo.project.name}-${Date.now()}@example.com`;
+    const session = fake.sessions.get(sessionId)!;
+    Object.assign(session, { status: "complete", payment_status: "paid", customer: `cus_${sessionId}`, subscription: `sub_${sessionId}`, customer_details: { email } });
+    fake.customers.set(`cus_${sessionId}`, { id: `cus_${sessionId}`, object: "customer", email });
+    expect((await webhook(base, "checkout.session.completed", session as never, "whsec_forged")).status).toBe(400);
+    expect((await webhook(base, "checkout.session.completed", session as never)).status).toBe(200);
+    const periodEnd = Math.floor(Date.now() / 1000) + 365 * 86400;
+    const subscription = { id: `sub_${sessionId}`, object: "subscription", customer: `cus_${sessionId}`, status: "active", cancel_at_period_end: false, start_date: Math.floor(Date.now() / 1000), items: { data: [{ current_period_end: periodEnd, price: { unit_amount: 5900, currency: "usd", recurring: { interval: "year" } } }] }, metadata: session.metadata };
+    expect((await webhook(base, "customer.subscription.created", subscription)).status).toBe(200);
+
+    // Stripe sends the browser back to success_url.
+    await page.goto(session.success_url.replace("{CHECKOUT_SESSION_ID}", sessionId));
+    await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+    await expect(page.getByText("Your subscription is active. We're sending you access details via email.")).toBeVisible();
+    await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
+
+    // 'Manage Subscription' goes to Stripe's customer portal, returning to /profile.
+    const portal = await page.request.post(`${base}/billing/portal`, { maxRedirects: 0 });
+    expect(portal.status()).toBe(303);
+    expect(portal.headers().location).toMatch(/^https:\/\/billing\.stripe\.test\//);
+    expect(fake.portalRequests.at(-1)).toEqual({ customer: `cus_${sessionId}`, return_url: `${base}/profile` });
+
+    if (jsEnabled(testInfo)) {
+      // A checkout Stripe refuses: the catalogue's toast, and the page stays.
+      await page.goto(`${base}/sales`);
+      fake.failNextCheckout = true;
+      await page.getByRole("button", { name: "Get My Personalized Routine" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "Checkout Error" })).toContainText("There was a problem starting your checkout. Please try again.");
+      await expect(page).toHaveURL(`${base}/sales`);
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await fake.close();
+  }
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { getOfferByPath } from "~/content/content.server";
+import { startCheckout } from "~/payments/checkout.server";
+import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
+import { createUserSession } from "~/auth/session.server";
+import { signInByEmail } from "~/auth/users.server";
+import { checkPayment } from "~/payments/payment-success.server";
+import { db } from "~/utils/db.server";
+
+async function localCheckout(path: string, planId: string, visitorId: string) {
+  const offer = (await getOfferByPath(path))!;
+  const started = await startCheckout({ offer, planId, user: null, visitorId, cookieHeader: null });
+  if (!started.ok) throw new Error(started.reason);
+  expect(started.url).toMatch(/^\/checkout\/test\/cs_local_/);
+  return started.url.split("/").pop()!;
+}
+
+describe("local test checkout (no Stripe key)", () => {
+  it("shows the catalogue price only to the browser that started it", async () => {
+    const id = await localCheckout("/subscribe", "annual", "visitor-local-1");
+    expect(await openLocalCheckout(id, "visitor-local-1", null)).toEqual({
+      id,
+      planName: "Annual Plan",
+      price: "$59",
+      billing: "Billed every year, renews automatically",
+      cancelPath: "/subscribe",
+      fixedEmail: null,
+    });
+    expect(await openLocalCheckout(id, "someone-else", null)).toBeNull();
+    expect(await openLocalCheckout("cs_local_../../etc", "visitor-local-1", null)).toBeNull();
+  });
+
+  it("needs a valid e-mail and stores nothing without one", async () => {
+    const id = await localCheckout("/sales", "lifetime", "visitor-local-2");
+    const before = await db.subscription.count();
+    expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: "not-an-email" })).toEqual({ status: 400, field: "email", error: "Please enter a valid e-mail address." });
+    expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: undefined })).toMatchObject({ status: 400 });
+    expect(await completeLocalCheckout({ id, visitorId: "stranger", user: null, email: "x@example.com" })).toBeNull();
+    expect(await db.subscription.count()).toBe(before);
+    expect(await db.checkoutSession.findUnique({ where: { id } })).toMatchObject({ status: "open", email: null });
+  });
+
+  it("completes through fulfilment once, whatever is submitted twice", async () => {
+    const id = await localCheckout("/subscribe", "monthly", "visitor-local-3");
+    const email = `Local-${Date.now()}@Example.com`;
+    const first = await completeLocalCheckout({ id, visitorId: "visitor-local-3", user: null, email: ` ${email} ` });
+    expect((first as Response).headers.get("Location")).toBe(`/payment-success?session_id=${id}`);
+    const again = await completeLocalCheckout({ id, visitorId: "visitor-local-3", user: null, email: "other@example.com" });
+    expect((again as Response).headers.get("Location")).toBe(`/payment-success?session_id=${id}`);
+    const user = await db.user.findUnique({ where: { email: email.toLowerCase() }, include: { subscription: true } });
+    expect(user?.subscription).toMatchObject({ tier: "monthly", status: "active", priceMinor: 999, planName: "Monthly Plan", offerId: "skincare", planId: "monthly", cancelAtPeriodEnd: false });
+    const start = user!.subscription!.startedAt;
+    const end = user!.subscription!.currentPeriodEnd!;
+    expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
+    expect(await db.user.findUnique({ where: { email: "other@example.com" } })).toBeNull();
+    const purchases = await db.analyticsEvent.findMany({ where: { name: "purchase", visitorId: "visitor-local-3" } });
+    expect(purchases).toHaveLength(1);
+    expect(JSON.parse(purchases[0].props)).toMatchObject({ plan: "monthly", price: 9.99, currency: "USD", eventId: expect.any(String) });
+    const initiated = await db.analyticsEvent.findMany({ where: { name: "initiate_checkout", visitorId: "visitor-local-3" } });
+    expect(JSON.parse(initiated[0].props)).toMatchObject({ plan: "monthly", price: 9.99, currency: "USD" });
+  });
+
+  it("cancel goes back to the offer and the checkout can no longer be paid", async () => {
+    const id = await localCheckout("/cakey-otp", "lifetime", "visitor-local-4");
+    const cancelled = await cancelLocalCheckout({ id, visitorId: "visitor-local-4" });
+    expect(cancelled?.headers.get("Location")).toBe("/cakey-otp");
+    const late = await completeLocalCheckout({ id, visitorId: "visitor-local-4", user: null, email: "late@example.com" });
+    expect((late as Response).headers.get("Location")).toBe("/cakey-otp");
+    expect(await db.user.findUnique({ where: { email: "late@example.com" } })).toBeNull();
+  });
+});
+
+describe("payment success after a test payment", () => {
+  const ask = (id: string, visitorId: string, cookie?: string) =>
+    checkPayment({ request: new Request(`http://localhost/payment-success?session_id=${id}`, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
+
+  it("signs in a new buyer on the paying browser, once", async () => {
+    const id = await localCheckout("/sales", "lifetime", "visitor-ps-1");
+    const email = `new-buyer-${Date.now()}@example.com`;
+    await completeLocalCheckout({ id, visitorId: "visitor-ps-1", user: null, email });
+    const first = (await ask(id, "visitor-ps-1")) as Response;
+    expect(first.status).toBe(303);
+    expect(first.headers.get("Set-Cookie")).toContain("gc_session=");
+    expect(await ask(id, "visitor-ps-1")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", signedInHere: true });
+    expect(await ask(id, "another-browser")).toEqual({ state: "unverified" });
+  });
+
+  it("never hands an existing account to whoever typed its e-mail", async () => {
+    const email = `owner-${Date.now()}@example.com`;
+    const owner = await signInByEmail(email);
+    await createUserSession(owner.id);
+    const id = await localCheckout("/subscribe", "monthly", "visitor-ps-2");
+    await completeLocalCheckout({ id, visitorId: "visitor-ps-2", user: null, email });
+    const first = (await ask(id, "visitor-ps-2")) as Response;
+    expect(first.status).toBe(303);
+    expect(first.headers.get("Set-Cookie")).not.toContain("gc_session=");
+    expect(await ask(id, "visitor-ps-2")).toMatchObject({ state: "paid", signedInHere: false, emailStatus: "sent" });
+    // The plan went to the account, whose owner got the sign-in e-mail.
+    expect(await db.subscription.findUnique({ where: { userId: owner.id } })).toMatchObject({ tier: "monthly", status: "active" });
+  });
+
+  it("signs in a member who started the checkout signed in", async () => {
+    const email = `member-${Date.now()}@example.com`;
+    const member = await signInByEmail(email);
+    await createUserSession(member.id);
+    const offer = (await getOfferByPath("/subscribe-otp"))!;
+    const started = await startCheckout({ offer, planId: "lifetime", user: member, visitorId: "visitor-ps-3", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    const id = started.url.split("/").pop()!;
+    expect(await openLocalCheckout(id, "visitor-ps-3", null)).toMatchObject({ fixedEmail: email });
+    await completeLocalCheckout({ id, visitorId: "visitor-ps-3", user: null, email: "someone-else@example.com" });
+    expect((await db.checkoutSession.findUnique({ where: { id } }))?.email).toBe(email);
+    const first = (await ask(id, "visitor-ps-3")) as Response;
+    expect(first.headers.get("Set-Cookie")).toContain("gc_session=");
+  });
+});
