@@ -20,13 +20,16 @@ import { getSiteSettings } from "~/content/content.server";
 import { takeToast } from "~/utils/toast.server";
 import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
 import stylesheet from "~/styles/app.css?url";
+import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
+import { env } from "~/utils/env.server";
+import { seo } from "~/utils/seo";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [settings, session, { toast, clear }] = await Promise.all([getSiteSettings(), currentSession(request), takeToast(request)]);
@@ -34,7 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (clear) headers.append("Set-Cookie", clear);
   if (session?.setCookie) headers.append("Set-Cookie", session.setCookie);
   const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.user.role } : null;
-  return data({ brandName: settings.brandName, supportEmail: settings.supportEmail, user, toast }, { headers });
+  return data(
+    // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
+    { brandName: settings.brandName, supportEmail: settings.supportEmail, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId },
+    { headers },
+  );
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
@@ -55,6 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
         <script dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
+        <MetaPixelScript pixelId={data?.metaPixelId ?? null} />
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader brandName={data?.brandName ?? "Glow Coach"} user={data?.user ?? null} />
@@ -63,6 +71,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} /> : null}
+        <MetaPixelEvents pixelId={data?.metaPixelId ?? null} />
         <ScrollRestoration />
         <Scripts />
       </body>

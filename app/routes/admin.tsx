@@ -2,8 +2,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireAdmin } from "~/auth/guards.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Admin · Glow Coach" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Admin · Glow Coach", description: "Funnels, revenue, retention and members at a glance.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);

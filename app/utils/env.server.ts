@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   ADMIN_EMAILS: z.string().default(""),
   /** Trust X-Forwarded-For for the client IP (behind a reverse proxy you control). */
   TRUST_PROXY: flag.default(false),
+  /** The Meta (Facebook) pixel id. Unset: no third-party script is loaded at all. */
+  META_PIXEL_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^\d{5,20}$/, "must be a Meta pixel id (digits only)").optional()),
   /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
   TEST_CLOCK: flag.default(false),
 });
@@ -66,6 +68,7 @@ export type Env = {
   adminEmails: string[];
   trustProxy: boolean;
   testClock: boolean;
+  metaPixelId: string | null;
 };
 
 export class EnvError extends Error {
@@ -128,6 +131,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     adminEmails: e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     trustProxy: e.TRUST_PROXY,
     testClock: e.TEST_CLOCK,
+    metaPixelId: e.META_PIXEL_ID ?? null,
   };
 }
 
