@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.user.role } : null;
   return data(
     // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
-    { brandName: settings.brandName, supportEmail: settings.supportEmail, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId },
+    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId },
     { headers },
   );
 }
@@ -70,7 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>
-        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} /> : null}
+        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} links={data?.footerLinks ?? []} /> : null}
         <MetaPixelEvents pixelId={data?.metaPixelId ?? null} />
         <ScrollRestoration />
         <Scripts />

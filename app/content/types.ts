@@ -31,7 +31,10 @@ export const SiteSettings = z.object({
     learners: text,
     dermatologistApproved: z.boolean(),
   }),
+  /** The brands page's 'Book Demo' / 'See Example' scheduling page. */
   bookingUrl: z.url({ protocol: /^https$/ }),
+  /** Links in every page's footer (brands page, legal pages). */
+  footerLinks: z.array(z.object({ label: text, href: path })).default([]),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
@@ -59,7 +62,6 @@ export const LandingPage = z.object({
   howItWorks: z.object({ heading: text, steps: z.array(titled).min(1) }),
   testimonials: z.object({ heading: text, items: z.array(z.object({ quote: text, name: text, detail: text })).min(1) }),
   brandsTeaser: z.object({ heading: text, text: text, link }),
-  footerLinks: z.array(link).min(1),
 });
 export type LandingPage = z.infer<typeof LandingPage>;
 
