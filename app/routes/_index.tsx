@@ -73,7 +73,7 @@ export default function Landing() {
         <ul className="mt-8 grid grid-cols-2 gap-4 lg:grid-cols-4">
           {page.claimStats.map((claim) => (
             <li key={claim.label} className="card flex flex-col items-center p-5 text-center sm:p-6">
-              <span className="font-display text-3xl font-semibold text-rose-700 sm:text-4xl">{claim.value}</span>
+              <span className="font-display text-2xl font-semibold text-rose-700 sm:text-4xl">{claim.value}</span>
               <span className="mt-2 text-sm text-muted">{claim.label}</span>
             </li>
           ))}

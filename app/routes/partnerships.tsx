@@ -192,7 +192,7 @@ export default function Partnerships() {
           <ul className="mt-8 grid grid-cols-2 items-center justify-items-center gap-6 sm:grid-cols-4">
             {page.brands.logos.map((logo) => (
               <li key={logo.src}>
-                <img src={logo.src} width={logo.width} height={logo.height} alt={logo.alt} className="h-12 w-auto" loading="lazy" />
+                <img src={logo.src} width={logo.width} height={logo.height} alt={logo.alt} className="h-12 w-auto" />
               </li>
             ))}
           </ul>
