@@ -11,10 +11,9 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { toastHeader } from "~/utils/toast.server";
+import type { Period } from "./format";
 import { activeSubscriptions, attributeToFunnel, funnelReports, retention, revenueByOffer, type Buyer, type EventRow, type FunnelInfo } from "./metrics";
 
-export const PERIODS = [7, 30] as const;
-export type Period = (typeof PERIODS)[number];
 const DAY_MS = 86_400_000;
 /** How far back retention looks for purchases. */
 const RETENTION_DAYS = 180;

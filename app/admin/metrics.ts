@@ -194,8 +194,3 @@ export function retention(buyers: Buyer[], completions: { userId: string; date: 
   }
   return [...rows.values()].sort((a, b) => (a.funnel ?? "~").localeCompare(b.funnel ?? "~"));
 }
-
-/** "42%" or "–" when there is nothing to divide by. */
-export function percent(share: number | null): string {
-  return share === null ? "–" : `${Math.round(share * 100)}%`;
-}

@@ -6,9 +6,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { dashboardAction, dashboardView, PERIODS } from "~/admin/dashboard.server";
+import { dashboardAction, dashboardView } from "~/admin/dashboard.server";
 import { DropOffChart } from "~/admin/drop-off-chart";
-import { percent } from "~/admin/metrics";
+import { PERIODS, percent } from "~/admin/format";
 import { FormAlert } from "~/components/ui/form";
 import { seo } from "~/utils/seo";
 
