@@ -2,11 +2,11 @@
 import type { StepBar } from "./metrics";
 
 const ROW = 30;
-const LABEL_W = 210;
+const LABEL_W = 220;
 const BAR_W = 300;
 const WIDTH = LABEL_W + BAR_W + 90;
 
-function shorten(label: string, max = 30): string {
+function shorten(label: string, max = 28): string {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
 
@@ -15,7 +15,7 @@ export function DropOffChart({ title, steps }: { title: string; steps: StepBar[]
   const first = steps[0]?.visitors ?? 0;
   const height = steps.length * ROW + 8;
   return (
-    <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full" role="img" aria-label={`Visitors at each step of ${title}`}>
+    <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full min-w-[560px]" role="img" aria-label={`Visitors at each step of ${title}`}>
       <title>{`Visitors at each step of ${title}`}</title>
       {steps.map((step, i) => {
         const y = i * ROW + 4;

@@ -91,7 +91,7 @@ export default function Admin() {
 
       <Panel id="funnels" title="Funnels" aside={<span className="text-sm text-muted">Distinct visitors, last {period} days</span>}>
         <ul className="mt-5 space-y-5">
-          {funnels.map((funnel) => (
+          {funnels.filter((funnel) => funnel.views > 0).map((funnel) => (
             <li key={funnel.id} className="rounded-2xl border border-line p-4 sm:p-5" data-testid={`funnel-${funnel.id}`}>
               <h3 className="text-lg font-semibold">{funnel.title}</h3>
               <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -101,9 +101,10 @@ export default function Admin() {
                 <Stat label="Purchases" value={funnel.purchases} note={`${percent(funnel.rates.purchase)} of checkouts · ${percent(funnel.rates.overall)} of views`} testId="purchases" />
               </dl>
               {funnel.views > 0 ? (
-                <details className="mt-4" open={funnel === funnels[0]}>
+                <details className="mt-4" open={funnel.id === funnels[0]?.id}>
                   <summary className="cursor-pointer text-sm font-semibold text-rose-700">Drop-off by step</summary>
-                  <div className="mt-3">
+                  {/* Scrolls sideways on a phone rather than shrinking the labels to nothing. */}
+                  <div className="mt-3 overflow-x-auto">
                     <DropOffChart title={funnel.title} steps={funnel.steps} />
                   </div>
                 </details>
@@ -111,6 +112,23 @@ export default function Admin() {
             </li>
           ))}
         </ul>
+        {funnels.some((funnel) => funnel.views === 0) ? (
+          <>
+            <h3 className="mt-6 text-sm font-semibold text-muted">No views in this period</h3>
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {funnels
+                .filter((funnel) => funnel.views === 0)
+                .map((funnel) => (
+                  <li key={funnel.id} data-testid={`funnel-${funnel.id}`} className="rounded-full border border-line bg-cream px-3 py-1 text-sm">
+                    {funnel.title}{" "}
+                    <span data-testid="views" className="text-muted">
+                      (<span data-value>{funnel.views}</span> views)
+                    </span>
+                  </li>
+                ))}
+            </ul>
+          </>
+        ) : null}
       </Panel>
 
       <Panel id="revenue" title="Revenue and subscriptions">

@@ -115,6 +115,10 @@ test.describe("meta tags", () => {
       await expect(head.locator('meta[property="og:description"]'), path).toHaveAttribute("content", description!);
       await expect(head.locator('meta[property="og:type"]'), path).toHaveAttribute("content", /website|article/);
     }
+    const image = await page.locator('head meta[property="og:image"]').getAttribute("content");
+    const card = await page.request.get(image!);
+    expect(card.status()).toBe(200);
+    expect(card.headers()["content-type"]).toBe("image/png");
   });
 });
 
