@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { activeSubscriptions, attributeToFunnel, dayNumber, funnelReports, percent, retention, revenueByOffer, type EventRow, type FunnelInfo } from "~/admin/metrics";
+import { percent } from "~/admin/format";
+import { activeSubscriptions, attributeToFunnel, dayNumber, funnelReports, retention, revenueByOffer, type EventRow, type FunnelInfo } from "~/admin/metrics";
 
 const T0 = new Date("2026-11-01T12:00:00Z");
 const at = (days: number, hours = 0) => new Date(T0.getTime() + days * 86_400_000 + hours * 3_600_000);
