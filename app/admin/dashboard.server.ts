@@ -66,7 +66,49 @@ export function parsePeriod(value: string | null): Period {
   return value === "30" ? 30 : 7;
 }
 
-async function findMembers(query: string, at: Date) {
+/**
+ * Where each member came from: their purchase (by the event's userId, or their subscription's
+ * checkout session) leads to the buying visitor, whose funnel and first landing are known.
+ */
+async function memberSources(users: { id: string; subscription: { stripeCheckoutSessionId: string | null } | null }[], titles: Map<string, string>) {
+  const sources = new Map<string, { funnel: string | null; answers: number; utmSource: string | null; referrer: string | null }>();
+  if (users.length === 0) return sources;
+  const sessionOwner = new Map(users.flatMap((u) => (u.subscription?.stripeCheckoutSessionId ? [[u.subscription.stripeCheckoutSessionId, u.id] as const] : [])));
+  const purchases = (
+    await db.analyticsEvent.findMany({
+      where: {
+        name: "purchase",
+        OR: [{ userId: { in: users.map((u) => u.id) } }, ...[...sessionOwner.keys()].map((id) => ({ props: { contains: JSON.stringify(id) } }))],
+      },
+      orderBy: { createdAt: "asc" },
+      select: EVENT_SELECT,
+    })
+  ).map(toRow);
+  const visitors = [...new Set(purchases.map((p) => p.visitorId))];
+  const [history, landings] = visitors.length
+    ? await Promise.all([
+        db.analyticsEvent.findMany({ where: { visitorId: { in: visitors }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
+        db.visitor.findMany({ where: { id: { in: visitors } } }),
+      ])
+    : [[], []];
+  for (const purchase of purchases) {
+    const userId = purchase.userId ?? sessionOwner.get(String(purchase.props.checkoutSessionId));
+    if (!userId || sources.has(userId)) continue;
+    const funnel = attributeToFunnel(purchase, history);
+    const completed = history.filter((e) => e.name === "funnel_completed" && e.funnel === funnel && e.createdAt <= purchase.createdAt).at(-1);
+    const answers = completed?.props.answers;
+    const landing = landings.find((l) => l.id === purchase.visitorId);
+    sources.set(userId, {
+      funnel: funnel ? (titles.get(funnel) ?? funnel) : null,
+      answers: answers && typeof answers === "object" ? Object.keys(answers).length : 0,
+      utmSource: landing?.utmSource ?? null,
+      referrer: landing?.referrer ?? null,
+    });
+  }
+  return sources;
+}
+
+async function findMembers(query: string, at: Date, titles: Map<string, string>) {
   const q = query.trim().toLowerCase();
   if (!q) return [];
   const [users, plan] = await Promise.all([
@@ -78,6 +120,7 @@ async function findMembers(query: string, at: Date) {
     }),
     getActivePlan(),
   ]);
+  const sources = await memberSources(users, titles);
   return users.map((u) => {
     const view = viewOf(u.subscription, at);
     const dates = u.planCompletions.filter((c) => !plan || c.planId === plan._id).map((c) => c.date);
@@ -87,6 +130,7 @@ async function findMembers(query: string, at: Date) {
       role: u.role,
       subscription: u.subscription ? { tier: view.tier, status: view.status, subscribed: view.subscribed, planName: view.planName } : null,
       streak: currentStreak(dates, localDate(at, u.timeZone)),
+      source: sources.get(u.id) ?? null,
     };
   });
 }
@@ -115,7 +159,7 @@ export async function dashboardView(request: Request) {
   const reports = funnelReports(events, funnels, since, history).sort((a, b) => b.views - a.views || a.title.localeCompare(b.title));
   const titles = new Map(funnels.map((f) => [f.id, f.title]));
   const confirmId = url.searchParams.get("confirm");
-  const members = await findMembers(query, at);
+  const members = await findMembers(query, at, titles);
   const confirm = confirmId ? (members.find((m) => m.id === confirmId) ?? null) : null;
 
   return data(

@@ -259,7 +259,17 @@ export default function Admin() {
                 <tbody>
                   {members.map((m) => (
                     <tr key={m.id} className="border-t border-line" data-email={m.email}>
-                      <td className="py-2 pr-4 font-medium">{m.email}</td>
+                      <td className="py-2 pr-4">
+                        <span className="font-medium">{m.email}</span>
+                        {m.source ? (
+                          <span className="block text-xs text-muted">
+                            Came from{" "}
+                            <span data-testid="source">
+                              {[m.source.funnel ?? "No funnel", m.source.answers ? `${m.source.answers} answers` : null, m.source.utmSource ?? m.source.referrer].filter(Boolean).join(" · ")}
+                            </span>
+                          </span>
+                        ) : null}
+                      </td>
                       <td className="py-2 pr-4">{m.role}</td>
                       <td className="py-2 pr-4">
                         {m.subscription ? `${TIER_LABEL[m.subscription.tier ?? ""] ?? m.subscription.tier} · ${m.subscription.subscribed ? "active" : (m.subscription.status ?? "inactive")}` : "Free"}
@@ -267,6 +277,7 @@ export default function Admin() {
                       <td className="py-2 pr-4 text-right">
                         {m.streak} {m.streak === 1 ? "day" : "days"}
                       </td>
+
                       <td className="py-2 text-right">
                         {m.id === adminId ? (
                           <span className="text-xs text-muted">You</span>

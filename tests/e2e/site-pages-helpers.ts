@@ -98,3 +98,18 @@ export function visitorByCampaign(campaign: string): Record<string, unknown> | u
     db.close();
   }
 }
+
+export function seedVisitor(id: string, landing: { utmSource?: string; referrer?: string; landingPath?: string }) {
+  const db = open();
+  try {
+    db.prepare(`INSERT INTO "Visitor" ("id","landingPath","referrer","utmSource","firstSeenAt") VALUES (?,?,?,?,?)`).run(
+      id,
+      landing.landingPath ?? "/",
+      landing.referrer ?? null,
+      landing.utmSource ?? null,
+      stored(new Date()),
+    );
+  } finally {
+    db.close();
+  }
+}

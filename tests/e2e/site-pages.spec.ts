@@ -7,7 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signedInMember } from "./members-helpers";
 import { uniqueEmail } from "./accounts";
 import { eventsFor, jsEnabled, visitorId } from "./support";
-import { DAY_MS, extendSessions, roleOf, seedCompletion, seedEvents, seedSubscriptionAt, seedUser, visitorByCampaign, visitorRow } from "./site-pages-helpers";
+import { DAY_MS, extendSessions, roleOf, seedCompletion, seedEvents, seedSubscriptionAt, seedUser, seedVisitor, visitorByCampaign, visitorRow } from "./site-pages-helpers";
 
 const BOOKING_URL = "https://cal.com/glowcoach/brand-demo";
 
@@ -240,6 +240,13 @@ test.describe("admin dashboard", () => {
     const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
     seedCompletion(member, yesterday);
     seedCompletion(member, today);
+    // The member bought after the crease quiz, having landed from a newsletter.
+    const buyerVisitor = crypto.randomUUID();
+    seedVisitor(buyerVisitor, { utmSource: "newsletter", landingPath: "/crease-crisis" });
+    seedEvents([
+      { visitorId: buyerVisitor, name: "funnel_completed", funnel: "crease-crisis", props: { answers: { when: "lunch", where: "eyes", feel: "self-conscious" } }, at: new Date(Date.now() - 3 * DAY_MS) },
+      { visitorId: buyerVisitor, name: "purchase", userId: member, props: { offer: "crease-free", price: 29.99, currency: "USD" }, at: new Date(Date.now() - 3 * DAY_MS + 60_000) },
+    ]);
 
     await page.goto("/admin");
     await page.getByLabel("Search by e-mail").fill(email);
@@ -248,6 +255,7 @@ test.describe("admin dashboard", () => {
     await expect(row).toContainText("user");
     await expect(row).toContainText("Monthly · active");
     await expect(row).toContainText("2 days");
+    await expect(row.getByTestId("source")).toHaveText("Crease quiz · 3 answers · newsletter");
     await row.getByRole("link", { name: "Make admin" }).click();
     await expect(page.getByRole("alertdialog")).toContainText(`Change the role of ${email} from user to admin?`);
     expect(roleOf(member)).toBe("user");
