@@ -3,7 +3,9 @@
  * HTTP server (server.mjs) through `getLoadContext`, exported from entry.server.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { identifyVisitor } from "~/analytics/visitor.server";
+import { isbot } from "isbot";
+import { landingAttribution } from "~/analytics/attribution";
+import { identifyVisitor, rememberLanding } from "~/analytics/visitor.server";
 import { newNonce } from "~/security/headers.server";
 import { limitRequest, tooManyRequestsPage } from "~/security/request-limits.server";
 import { env } from "~/utils/env.server";
@@ -29,6 +31,11 @@ export function clientIp(req: IncomingMessage): string {
 export async function getLoadContext(req: IncomingMessage, res: ServerResponse) {
   const { visitorId, setCookie } = await identifyVisitor(req.headers.cookie);
   if (setCookie) res.appendHeader("Set-Cookie", setCookie);
+  if (req.method === "GET" && !isbot(req.headers["user-agent"] ?? "")) {
+    const attribution = landingAttribution({ url: new URL(req.url ?? "/", env.publicUrl).href, referer: req.headers.referer, ownOrigins: [env.publicUrl] });
+    // Only landings that say where the visitor came from are written (first touch wins).
+    if (attribution) await rememberLanding(visitorId, attribution);
+  }
   return { visitorId, clientIp: clientIp(req), cspNonce: newNonce() };
 }
 

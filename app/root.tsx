@@ -21,13 +21,16 @@ import { takeToast } from "~/utils/toast.server";
 import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
 import { useNonce } from "~/security/nonce";
 import stylesheet from "~/styles/app.css?url";
+import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
+import { env } from "~/utils/env.server";
+import { seo } from "~/utils/seo";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [settings, session, { toast, clear }] = await Promise.all([getSiteSettings(), currentSession(request), takeToast(request)]);
@@ -35,7 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (clear) headers.append("Set-Cookie", clear);
   if (session?.setCookie) headers.append("Set-Cookie", session.setCookie);
   const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.user.role } : null;
-  return data({ brandName: settings.brandName, supportEmail: settings.supportEmail, user, toast }, { headers });
+  return data(
+    // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
+    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId },
+    { headers },
+  );
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
@@ -57,6 +64,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
+        <MetaPixelScript pixelId={data?.metaPixelId ?? null} nonce={nonce} />
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader brandName={data?.brandName ?? "Glow Coach"} user={data?.user ?? null} />
@@ -64,7 +72,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>
-        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} /> : null}
+        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} links={data?.footerLinks ?? []} /> : null}
+        <MetaPixelEvents pixelId={data?.metaPixelId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -3,7 +3,14 @@
  */
 import { db } from "~/utils/db.server";
 
-export type EventName = "funnel_viewed" | "funnel_completed" | "initiate_checkout" | "purchase";
+export type EventName =
+  | "funnel_viewed"
+  | "step_answered"
+  | "funnel_completed"
+  | "offer_viewed"
+  | "initiate_checkout"
+  | "purchase"
+  | "routine_completed";
 
 export type EventInput = {
   visitorId: string;
@@ -11,20 +18,35 @@ export type EventInput = {
   funnel?: string;
   step?: string;
   props?: Record<string, unknown>;
+  /** The signed-in member, when there is one. */
+  userId?: string;
 };
 
-export async function recordEvent(event: EventInput): Promise<void> {
+/** Records an event; answers its id (usable as a pixel event id), or null when the write failed. */
+export async function recordEvent(event: EventInput): Promise<string | null> {
   try {
-    await db.analyticsEvent.create({
+    const row = await db.analyticsEvent.create({
       data: {
         visitorId: event.visitorId,
         name: event.name,
         funnel: event.funnel,
         step: event.step,
         props: JSON.stringify(event.props ?? {}),
+        userId: event.userId,
       },
+      select: { id: true },
     });
+    return row.id;
   } catch (error) {
     console.error(`[analytics] could not record ${event.name}`, error);
+    return null;
   }
+}
+
+/**
+ * For the offer pages (built with payments): call from their loader when a visitor opens
+ * an offer. `funnel` is the funnel that led there, when known.
+ */
+export function recordOfferViewed(input: { visitorId: string; offer: string; funnel?: string; userId?: string }): Promise<string | null> {
+  return recordEvent({ visitorId: input.visitorId, name: "offer_viewed", funnel: input.funnel, userId: input.userId, props: { offer: input.offer } });
 }

@@ -4,7 +4,10 @@
  */
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
+import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { now } from "~/utils/clock.server";
+import type { Attribution } from "./attribution";
 
 const visitorCookie = createCookie("gc_vid", {
   httpOnly: true,
@@ -23,4 +26,14 @@ export async function identifyVisitor(cookieHeader: string | null | undefined): 
   if (typeof known === "string" && VISITOR_ID.test(known)) return { visitorId: known };
   const visitorId = crypto.randomUUID();
   return { visitorId, setCookie: await visitorCookie.serialize(visitorId) };
+}
+
+/** Stores where a visitor came from, once: a later landing with other UTM tags changes nothing. */
+export async function rememberLanding(visitorId: string, attribution: Attribution): Promise<void> {
+  try {
+    await db.visitor.upsert({ where: { id: visitorId }, create: { id: visitorId, ...attribution, firstSeenAt: now() }, update: {} });
+  } catch (error) {
+    // Two first requests at once may race on the insert; either row is the first touch.
+    if ((error as { code?: string }).code !== "P2002") console.error("[analytics] could not store the landing", error);
+  }
 }

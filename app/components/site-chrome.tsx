@@ -28,13 +28,22 @@ export function SiteHeader({ brandName, user }: { brandName: string; user: Heade
   );
 }
 
-export function SiteFooter({ brandName, supportEmail }: { brandName: string; supportEmail?: string }) {
+export function SiteFooter({ brandName, supportEmail, links = [] }: { brandName: string; supportEmail?: string; links?: { label: string; href: string }[] }) {
   return (
     <footer className="border-t border-line/70 bg-sand/50">
-      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-5 py-6 text-sm text-muted sm:flex-row sm:items-center sm:justify-between">
+      <div className="mx-auto flex max-w-5xl flex-col gap-3 px-5 py-6 text-sm text-muted sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
         <p>
           © {new Date().getFullYear()} {brandName}. Skincare guidance, not medical advice.
         </p>
+        {links.length ? (
+          <nav aria-label="Footer" className="flex flex-wrap gap-x-5 gap-y-2">
+            {links.map((link) => (
+              <Link key={link.href} to={link.href} className="font-medium text-rose-700 underline-offset-2 hover:underline">
+                {link.label}
+              </Link>
+            ))}
+          </nav>
+        ) : null}
         {supportEmail ? (
           <p>
             Questions? <a className="font-medium text-rose-700 underline-offset-2 hover:underline" href={`mailto:${supportEmail}`}>{supportEmail}</a>

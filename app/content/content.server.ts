@@ -5,10 +5,10 @@
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
-import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, OFFER_BY_ID, OFFER_BY_PATH, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
+import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, LEGAL_PAGE, OFFER_BY_ID, OFFER_BY_PATH, PARTNERSHIPS_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
 import { Offer } from "~/payments/offer-schema";
 import { contentSource } from "./source.server";
-import { HomePage, Insight, LandingPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
+import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
 import { env } from "~/utils/env.server";
 
 /** Parsed query results by query + params; a CMS webhook (later) calls invalidateContent(). */
@@ -123,6 +123,14 @@ export async function getSiteSettings(): Promise<SiteSettings> {
 
 export function getLandingPage(): Promise<LandingPage | null> {
   return load(LANDING_PAGE, {}, zodParse(LandingPage));
+}
+
+export function getPartnershipsPage(): Promise<PartnershipsPage | null> {
+  return load(PARTNERSHIPS_PAGE, {}, zodParse(PartnershipsPage));
+}
+
+export function getLegalPage(slug: LegalPage["slug"]): Promise<LegalPage | null> {
+  return load(LEGAL_PAGE, { slug }, zodParse(LegalPage));
 }
 
 /** The one active routine plan, or null when none is (the routine button is then disabled). */

@@ -14,6 +14,10 @@ export const ALL_FUNNELS = /* groq */ `{
 
 export const INSIGHT_BY_ID = /* groq */ `*[_type == "insight" && _id == $id][0]`;
 
+export const PARTNERSHIPS_PAGE = /* groq */ `*[_id == "page-partnerships"][0]`;
+
+export const LEGAL_PAGE = /* groq */ `*[_type == "legalPage" && slug == $slug][0]`;
+
 export const SITE_SETTINGS = /* groq */ `*[_id == "siteSettings"][0]`;
 
 export const LANDING_PAGE = /* groq */ `*[_id == "page-landing"][0]`;

@@ -31,18 +31,37 @@ export const SiteSettings = z.object({
     learners: text,
     dermatologistApproved: z.boolean(),
   }),
+  /** The brands page's 'Book Demo' / 'See Example' scheduling page. */
   bookingUrl: z.url({ protocol: /^https$/ }),
+  /** Links in every page's footer (brands page, legal pages). */
+  footerLinks: z.array(z.object({ label: text, href: path })).default([]),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
+/** Title and description for a page's meta tags (and its Open Graph card). */
+export const PageMeta = z.object({ title: text, description: text.max(300) });
+export type PageMeta = z.infer<typeof PageMeta>;
+
+const link = z.object({ label: text, href: path });
+const titled = z.object({ title: text, text: text });
+
 export const LandingPage = z.object({
   _id: z.literal("page-landing"),
+  meta: PageMeta,
   eyebrow: text,
   headline: text,
   subheadline: text,
-  primaryCta: z.object({ label: text, href: path }),
+  primaryCta: link,
+  /** Short trust chips under the hero. */
   claims: z.array(text),
+  /** The claims as big figures (rating, women coached, dermatologist approved, learners). */
+  claimStats: z.array(z.object({ value: text, label: text })).min(1),
+  claimsHeading: text,
+  quizzesHeading: text,
   quizzes: z.array(z.object({ title: text, text: text, href: path, minutes: z.number().int().min(1) })).min(1),
+  howItWorks: z.object({ heading: text, steps: z.array(titled).min(1) }),
+  testimonials: z.object({ heading: text, items: z.array(z.object({ quote: text, name: text, detail: text })).min(1) }),
+  brandsTeaser: z.object({ heading: text, text: text, link }),
 });
 export type LandingPage = z.infer<typeof LandingPage>;
 
@@ -121,3 +140,44 @@ export const HomePage = z.object({
   trustFooter: text,
 });
 export type HomePage = z.infer<typeof HomePage>;
+
+/** The business landing page, /partnerships. Both calls to action go to siteSettings.bookingUrl. */
+export const PartnershipsPage = z.object({
+  _id: z.literal("page-partnerships"),
+  _type: z.literal("partnershipsPage"),
+  meta: PageMeta,
+  hero: z.object({ eyebrow: text, headline: text, text: text, badge: text, promises: z.array(text).min(1) }),
+  problems: z.object({ heading: text, items: z.array(titled).min(1) }),
+  features: z.object({ heading: text, items: z.array(titled).min(1) }),
+  demo: z.object({
+    heading: text,
+    text: text,
+    phone: z.object({ brand: text, greeting: text, planName: text, streak: text, steps: z.array(text).min(1).max(6), cta: text }),
+  }),
+  journey: z.object({ heading: text, items: z.array(titled).length(4) }),
+  impact: z.object({ heading: text, stats: z.array(z.object({ value: text, label: text })).min(1), footnote: text }),
+  tiers: z.object({
+    heading: text,
+    items: z.array(z.object({ name: text, price: text, note: text, features: z.array(text).min(1), highlighted: z.boolean().default(false) })).min(1),
+  }),
+  brands: z.object({ heading: text, logos: z.array(ContentImage).length(4) }),
+  testimonial: z.object({ quote: text, name: text, role: text }),
+  finalCta: z.object({ heading: text, text: text, badge: text }),
+  cta: z.object({ bookDemo: text, seeExample: text }),
+});
+export type PartnershipsPage = z.infer<typeof PartnershipsPage>;
+
+/** /privacy-policy and /terms-of-service. */
+export const LegalPage = z.object({
+  _id: text,
+  _type: z.literal("legalPage"),
+  slug: z.enum(["privacy-policy", "terms-of-service"]),
+  title: text,
+  description: text.max(300),
+  /** When the text last changed, YYYY-MM-DD. */
+  updated: z.iso.date(),
+  backLabel: text,
+  intro: text,
+  sections: z.array(z.object({ heading: text, paragraphs: z.array(text).min(1) })).min(1),
+});
+export type LegalPage = z.infer<typeof LegalPage>;

@@ -180,7 +180,9 @@ export async function submitFunnelStep(input: { request: Request; route: string;
   const next: FunnelState = { ...state, answers };
   const target = nextTarget(step.next, answers);
   // A funnel without a result step is finished when its last answer leads out of it.
-  const events: PlannedEvent[] | undefined =
-    "href" in target ? [{ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { answers } }] : undefined;
+  // Every answered step is logged (the admin's per-step drop-off); a funnel without a result
+  // step is finished when its last answer leads out of it.
+  const events: PlannedEvent[] = [{ name: "step_answered", funnel: funnel.id, step: step.id, props: { answers: submitted.answers } }];
+  if ("href" in target) events.push({ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { answers } });
   return { kind: "redirect", to: targetPath(funnel, target), setCookie: await writeFunnelState(funnel, next), events };
 }

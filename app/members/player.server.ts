@@ -12,6 +12,7 @@ import { notFound } from "~/utils/http.server";
 import { toastHeader } from "~/utils/toast.server";
 import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn } from "./completions.server";
 import { memberToday } from "./time-zone.server";
+import { recordEvent } from "~/analytics/events.server";
 
 export const FINISH_SUCCESS = { title: "Congratulations! 🎉", description: "You've completed today's routine. Great job building healthy habits!" } as const;
 export const FINISH_FAILURE = { title: "Something went wrong", description: "Please try again or contact support if the problem persists.", variant: "destructive" } as const;
@@ -56,7 +57,7 @@ export async function playerView(request: Request, planId: string | undefined) {
 
 type ActionError = { error: string };
 
-export async function playerAction(request: Request, planId: string | undefined) {
+export async function playerAction(request: Request, planId: string | undefined, visitorId?: string) {
   const user = await requireUser(request);
   const plan = await planOr404(request, planId);
   const form = await readFormEntries(request);
@@ -80,7 +81,9 @@ export async function playerAction(request: Request, planId: string | undefined)
         // A stale page (e.g. opened yesterday): the steps of today are not all done.
         return data<ActionError>({ error: "Please complete every step of today's routine first." }, { status: 409 });
       }
-      await recordCompletion(user.id, plan._id, today, at);
+      const { recorded } = await recordCompletion(user.id, plan._id, today, at);
+      // Once per member, plan and day, for the admin's retention view.
+      if (recorded === "new") await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
     } catch (error) {
       console.error("[plan] marking the routine completed failed", error);
       return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_FAILURE) } });

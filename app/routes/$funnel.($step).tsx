@@ -6,9 +6,12 @@ import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type Loa
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
+import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
+import { env } from "~/utils/env.server";
 import { planFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
 function cookieHeaders(setCookie?: string): HeadersInit {
   return setCookie ? { "Set-Cookie": setCookie, "Cache-Control": PRIVATE_NO_STORE } : { "Cache-Control": PRIVATE_NO_STORE };
@@ -18,7 +21,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
   if (outcome.kind === "not-found") throw notFound(request);
   if (outcome.kind === "redirect") throw redirect(outcome.to, { headers: cookieHeaders(outcome.setCookie) });
-  for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
+  const pixelEvents: PixelEvent[] = [];
+  for (const event of outcome.events ?? []) {
+    const eventId = await recordEvent({ ...event, visitorId: context.visitorId });
+    // The pixel's ViewContent / Lead carry the first-party event's id (de-duplication).
+    if (eventId && env.metaPixelId && event.funnel) {
+      const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
+      if (event.name === "funnel_viewed") pixelEvents.push(viewContentEvent(info));
+      if (event.name === "funnel_completed") pixelEvents.push(leadEvent(info));
+    }
+  }
+  if (pixelEvents.length) return data({ ...outcome.view, pixelEvents }, { headers: cookieHeaders(outcome.setCookie) });
   // Opening this step changed nothing, so its rendered page may be served again from memory.
   const view = outcome.events?.length || outcome.setCookie ? outcome.view : markReusable(outcome.view);
   return data(view, { headers: cookieHeaders(outcome.setCookie) });
@@ -38,10 +51,11 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => ({
   "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE_NO_STORE,
 });
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: "Glow Coach" }];
+export const meta: MetaFunction<typeof loader> = (args) => {
+  const data = args.data;
+  if (!data) return seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });
   const heading = "headline" in data.step ? data.step.headline : "title" in data.step ? data.step.title : undefined;
-  return [{ title: `${data.funnel.pageTitle} · Glow Coach` }, ...(heading ? [{ name: "description", content: heading }] : [])];
+  return seo(args, { title: `${data.funnel.pageTitle} · Glow Coach`, description: heading ?? data.funnel.pageTitle });
 };
 
 export default function FunnelStepRoute() {

@@ -1,8 +1,12 @@
-/** / and /app: the landing page, linking to the quizzes. Copy comes from the content dataset. */
+/**
+ * / and /app: the landing page. Hero, the quizzes as entry cards, the claims, how it works,
+ * testimonials and a pointer for brands. Copy comes from the "page-landing" document.
+ */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowRightIcon, BadgeIcon } from "~/components/ui/icons";
+import { ArrowRightIcon, BadgeIcon, StarIcon } from "~/components/ui/icons";
 import { getLandingPage } from "~/content/content.server";
+import { seo } from "~/utils/seo";
 
 export async function loader(_: LoaderFunctionArgs) {
   const page = await getLandingPage();
@@ -10,10 +14,11 @@ export async function loader(_: LoaderFunctionArgs) {
   return page;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: "Glow Coach · Personal skincare and makeup coaching" },
-  { name: "description", content: data?.subheadline ?? "Personal skincare and makeup coaching." },
-];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, {
+    title: args.data?.meta.title ?? "Glow Coach · Personal skincare and makeup coaching",
+    description: args.data?.meta.description ?? "Personal skincare and makeup coaching.",
+  });
 
 export default function Landing() {
   const page = useLoaderData<typeof loader>();
@@ -43,7 +48,7 @@ export default function Landing() {
 
       <section className="mt-14" aria-labelledby="quizzes-heading">
         <h2 id="quizzes-heading" className="text-center text-3xl font-semibold">
-          Start with a quiz
+          {page.quizzesHeading}
         </h2>
         <ul className="mx-auto mt-8 grid max-w-3xl gap-4 sm:grid-cols-2">
           {page.quizzes.map((quiz) => (
@@ -59,6 +64,70 @@ export default function Landing() {
             </li>
           ))}
         </ul>
+      </section>
+
+      <section className="mt-20" aria-labelledby="claims-heading">
+        <h2 id="claims-heading" className="text-center text-3xl font-semibold">
+          {page.claimsHeading}
+        </h2>
+        <ul className="mt-8 grid grid-cols-2 gap-4 lg:grid-cols-4">
+          {page.claimStats.map((claim) => (
+            <li key={claim.label} className="card flex flex-col items-center p-5 text-center sm:p-6">
+              <span className="font-display text-2xl font-semibold text-rose-700 sm:text-4xl">{claim.value}</span>
+              <span className="mt-2 text-sm text-muted">{claim.label}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="mt-20" aria-labelledby="how-heading">
+        <h2 id="how-heading" className="text-center text-3xl font-semibold">
+          {page.howItWorks.heading}
+        </h2>
+        <ol className="mt-8 grid gap-4 sm:grid-cols-3">
+          {page.howItWorks.steps.map((step, i) => (
+            <li key={step.title} className="card p-6">
+              <span className="flex h-9 w-9 items-center justify-center rounded-full bg-rose-600 font-semibold text-white">{i + 1}</span>
+              <h3 className="mt-4 text-xl font-semibold">{step.title}</h3>
+              <p className="mt-2 text-muted">{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="mt-20" aria-labelledby="testimonials-heading">
+        <h2 id="testimonials-heading" className="text-center text-3xl font-semibold">
+          {page.testimonials.heading}
+        </h2>
+        <ul className="mt-8 grid gap-4 sm:grid-cols-3">
+          {page.testimonials.items.map((item) => (
+            <li key={item.name}>
+              <figure className="card flex h-full flex-col p-6">
+                <span className="flex gap-0.5 text-gold" aria-hidden="true">
+                  {[0, 1, 2, 3, 4].map((n) => (
+                    <StarIcon key={n} />
+                  ))}
+                </span>
+                <blockquote className="mt-3 flex-1 leading-relaxed">“{item.quote}”</blockquote>
+                <figcaption className="mt-4 text-sm">
+                  <span className="font-semibold">{item.name}</span>
+                  <span className="text-muted"> · {item.detail}</span>
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="mt-20 flex flex-col items-center gap-4 rounded-[2rem] border border-line bg-sand/60 px-6 py-10 text-center sm:px-14" aria-labelledby="brands-heading">
+        <h2 id="brands-heading" className="text-2xl font-semibold sm:text-3xl">
+          {page.brandsTeaser.heading}
+        </h2>
+        <p className="max-w-xl text-muted">{page.brandsTeaser.text}</p>
+        <Link to={page.brandsTeaser.link.href} className="btn-secondary">
+          {page.brandsTeaser.link.label}
+          <ArrowRightIcon />
+        </Link>
       </section>
     </div>
   );

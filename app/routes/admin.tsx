@@ -1,26 +1,62 @@
-/** /admin: admins only (signed-out → /login, members → /home). The spec's page for now. */
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { requireAdmin } from "~/auth/guards.server";
+/**
+ * /admin: admins only (signed-out → /login, members → /home). Funnels, revenue and
+ * subscriptions, retention, and members (search, role change with a confirmation step).
+ * Every control is a link or an HTML form, so the dashboard works without JavaScript.
+ */
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { dashboardAction, dashboardView } from "~/admin/dashboard.server";
+import { DropOffChart } from "~/admin/drop-off-chart";
+import { PERIODS, percent } from "~/admin/format";
+import { FormAlert } from "~/components/ui/form";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Admin · Glow Coach" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Admin · Glow Coach", description: "Funnels, revenue, retention and members at a glance.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request);
-  return { email: admin.email };
+  return dashboardView(request);
 }
 
-const SECTIONS = [
-  { title: "User Management", text: "Find members, roles and subscriptions." },
-  { title: "Analytics", text: "Funnel conversion and retention." },
-  { title: "Database", text: "Data health and exports." },
-  { title: "Settings", text: "Site-wide configuration." },
-];
+export async function action({ request }: ActionFunctionArgs) {
+  return dashboardAction(request);
+}
+
+const money = (amount: number, currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
+const TIER_LABEL: Record<string, string> = { monthly: "Monthly", annual: "Annual", single_payment: "Lifetime" };
+
+function Panel({ id, title, children, aside }: { id: string; title: string; children: ReactNode; aside?: ReactNode }) {
+  return (
+    <section id={id} className="card mt-8 p-5 sm:p-7" aria-labelledby={`${id}-heading`}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={`${id}-heading`} className="text-2xl font-semibold">
+          {title}
+        </h2>
+        {aside}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function Stat({ label, value, note, testId }: { label: string; value: string | number; note?: string; testId?: string }) {
+  return (
+    <div className="rounded-2xl border border-line bg-cream px-4 py-3" data-testid={testId}>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-muted">{label}</dt>
+      <dd className="mt-1 font-display text-2xl font-semibold" data-value>
+        {value}
+      </dd>
+      {note ? <dd className="text-xs text-muted">{note}</dd> : null}
+    </div>
+  );
+}
 
 export default function Admin() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, adminId, period, funnels, revenue, subscriptions, retention, query, members, confirm } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const periodLink = (days: number) => `/admin?${new URLSearchParams({ days: String(days), ...(query ? { q: query } : {}) })}`;
   return (
-    <div className="mx-auto w-full max-w-4xl px-5 py-10">
+    <div className="mx-auto w-full max-w-5xl px-5 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <h1 className="text-3xl font-semibold">Admin Dashboard</h1>
@@ -37,18 +73,230 @@ export default function Admin() {
           </Form>
         </div>
       </div>
-      <p className="mt-6 inline-flex rounded-full bg-sage/15 px-4 py-1.5 text-sm font-semibold text-sage">Admin Access Granted</p>
-      <ul className="mt-8 grid gap-4 sm:grid-cols-2">
-        {SECTIONS.map((section) => (
-          <li key={section.title} className="card p-6 opacity-70">
-            <h2 className="text-xl font-semibold">{section.title}</h2>
-            <p className="mt-1 text-muted">{section.text}</p>
-            <button type="button" disabled className="btn-secondary mt-4 cursor-not-allowed">
-              Coming Soon
-            </button>
-          </li>
-        ))}
-      </ul>
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
+        <p className="inline-flex rounded-full bg-sage/15 px-4 py-1.5 text-sm font-semibold text-sage">Admin Access Granted</p>
+        <nav aria-label="Period" className="flex rounded-full border border-line bg-white p-1 text-sm font-semibold">
+          {PERIODS.map((days) => (
+            <Link
+              key={days}
+              to={periodLink(days)}
+              aria-current={days === period ? "page" : undefined}
+              className={`rounded-full px-4 py-1.5 ${days === period ? "bg-rose-600 text-white" : "text-muted hover:text-ink"}`}
+            >
+              Last {days} days
+            </Link>
+          ))}
+        </nav>
+      </div>
+
+      <Panel id="funnels" title="Funnels" aside={<span className="text-sm text-muted">Distinct visitors, last {period} days</span>}>
+        <ul className="mt-5 space-y-5">
+          {funnels.filter((funnel) => funnel.views > 0).map((funnel) => (
+            <li key={funnel.id} className="rounded-2xl border border-line p-4 sm:p-5" data-testid={`funnel-${funnel.id}`}>
+              <h3 className="text-lg font-semibold">{funnel.title}</h3>
+              <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+                <Stat label="Views" value={funnel.views} testId="views" />
+                <Stat label="Completions" value={funnel.completions} note={`${percent(funnel.rates.completion)} of views`} testId="completions" />
+                <Stat label="Checkouts" value={funnel.checkouts} note={`${percent(funnel.rates.checkout)} of completions`} testId="checkouts" />
+                <Stat label="Purchases" value={funnel.purchases} note={`${percent(funnel.rates.purchase)} of checkouts · ${percent(funnel.rates.overall)} of views`} testId="purchases" />
+              </dl>
+              {funnel.views > 0 ? (
+                <details className="mt-4" open={funnel.id === funnels[0]?.id}>
+                  <summary className="cursor-pointer text-sm font-semibold text-rose-700">Drop-off by step</summary>
+                  {/* Scrolls sideways on a phone rather than shrinking the labels to nothing. */}
+                  <div className="mt-3 overflow-x-auto">
+                    <DropOffChart title={funnel.title} steps={funnel.steps} />
+                  </div>
+                </details>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {funnels.some((funnel) => funnel.views === 0) ? (
+          <>
+            <h3 className="mt-6 text-sm font-semibold text-muted">No views in this period</h3>
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {funnels
+                .filter((funnel) => funnel.views === 0)
+                .map((funnel) => (
+                  <li key={funnel.id} data-testid={`funnel-${funnel.id}`} className="rounded-full border border-line bg-cream px-3 py-1 text-sm">
+                    {funnel.title}{" "}
+                    <span data-testid="views" className="text-muted">
+                      (<span data-value>{funnel.views}</span> views)
+                    </span>
+                  </li>
+                ))}
+            </ul>
+          </>
+        ) : null}
+      </Panel>
+
+      <Panel id="revenue" title="Revenue and subscriptions">
+        <dl className="mt-5 grid grid-cols-3 gap-3">
+          <Stat label="Active monthly" value={subscriptions.monthly} testId="active-monthly" />
+          <Stat label="Active annual" value={subscriptions.annual} testId="active-annual" />
+          <Stat label="Lifetime" value={subscriptions.lifetime} testId="active-lifetime" />
+        </dl>
+        <h3 className="mt-6 font-semibold">Revenue by offer, last {period} days</h3>
+        {revenue.length ? (
+          <div className="mt-2 overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="revenue-table">
+              <thead className="text-muted">
+                <tr>
+                  <th className="py-2 pr-4 font-semibold">Offer</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Purchases</th>
+                  <th className="py-2 text-right font-semibold">Revenue</th>
+                </tr>
+              </thead>
+              <tbody>
+                {revenue.map((row) => (
+                  <tr key={`${row.offer}-${row.currency}`} className="border-t border-line">
+                    <td className="py-2 pr-4 font-medium">{row.offer}</td>
+                    <td className="py-2 pr-4 text-right">{row.purchases}</td>
+                    <td className="py-2 text-right font-semibold">{money(row.amount, row.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="mt-2 text-sm text-muted">No purchases in this period.</p>
+        )}
+      </Panel>
+
+      <Panel id="retention" title="Retention">
+        <p className="mt-1 text-sm text-muted">
+          Buyers from each funnel who completed the routine on days 1-7 and 22-30 after buying (day 1 is the day of purchase). Only buyers for whom the whole window has passed count.
+        </p>
+        {retention.length ? (
+          <div className="mt-4 overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="retention-table">
+              <thead className="text-muted">
+                <tr>
+                  <th className="py-2 pr-4 font-semibold">Funnel</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Days 1-7</th>
+                  <th className="py-2 text-right font-semibold">Days 22-30</th>
+                </tr>
+              </thead>
+              <tbody>
+                {retention.map((row) => (
+                  <tr key={row.funnel ?? "none"} className="border-t border-line" data-funnel={row.funnel ?? "none"}>
+                    <td className="py-2 pr-4 font-medium">{row.title}</td>
+                    <td className="py-2 pr-4 text-right">
+                      {percent(row.week1.share)} <span className="text-muted">({row.week1.active} of {row.week1.eligible})</span>
+                    </td>
+                    <td className="py-2 text-right">
+                      {percent(row.month.share)} <span className="text-muted">({row.month.active} of {row.month.eligible})</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="mt-3 text-sm text-muted">No buyers yet.</p>
+        )}
+      </Panel>
+
+      <Panel id="users" title="Users">
+        <Form method="get" action="/admin#users" className="mt-4 flex flex-col gap-3 sm:flex-row">
+          <input type="hidden" name="days" value={period} />
+          <label className="sr-only" htmlFor="user-search">
+            Search by e-mail
+          </label>
+          <input
+            id="user-search"
+            type="search"
+            name="q"
+            defaultValue={query}
+            maxLength={200}
+            placeholder="Search by e-mail"
+            className="min-h-12 flex-1 rounded-full border border-line bg-white px-5 text-base"
+          />
+          <button type="submit" className="btn-secondary">
+            Search
+          </button>
+        </Form>
+        {actionData && "error" in actionData ? <div className="mt-4"><FormAlert>{actionData.error}</FormAlert></div> : null}
+        {confirm ? (
+          <div className="mt-5 rounded-2xl border-2 border-rose-200 bg-rose-50 p-5" role="alertdialog" aria-labelledby="confirm-heading">
+            <h3 id="confirm-heading" className="font-semibold">
+              Change the role of {confirm.email} from {confirm.role} to {confirm.role === "admin" ? "user" : "admin"}?
+            </h3>
+            <p className="mt-1 text-sm text-muted">
+              {confirm.role === "admin" ? "They will lose access to this dashboard." : "They will see every member and the business numbers on this dashboard."}
+            </p>
+            <Form method="post" className="mt-4 flex flex-wrap gap-3">
+              <input type="hidden" name="intent" value="set-role" />
+              <input type="hidden" name="userId" value={confirm.id} />
+              <input type="hidden" name="role" value={confirm.role === "admin" ? "user" : "admin"} />
+              <input type="hidden" name="confirm" value="yes" />
+              <input type="hidden" name="q" value={query} />
+              <button type="submit" className="btn-primary sm:min-w-0">
+                Yes, make {confirm.role === "admin" ? "user" : "admin"}
+              </button>
+              <Link to={`/admin?${new URLSearchParams({ q: query })}#users`} className="btn-secondary">
+                Cancel
+              </Link>
+            </Form>
+          </div>
+        ) : null}
+        {query ? (
+          members.length ? (
+            <div className="mt-5 overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="members-table">
+                <thead className="text-muted">
+                  <tr>
+                    <th className="py-2 pr-4 font-semibold">E-mail</th>
+                    <th className="py-2 pr-4 font-semibold">Role</th>
+                    <th className="py-2 pr-4 font-semibold">Subscription</th>
+                    <th className="py-2 pr-4 text-right font-semibold">Streak</th>
+                    <th className="py-2 font-semibold">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {members.map((m) => (
+                    <tr key={m.id} className="border-t border-line" data-email={m.email}>
+                      <td className="py-2 pr-4">
+                        <span className="font-medium">{m.email}</span>
+                        {m.source ? (
+                          <span className="block text-xs text-muted">
+                            Came from{" "}
+                            <span data-testid="source">
+                              {[m.source.funnel ?? "No funnel", m.source.answers ? `${m.source.answers} answers` : null, m.source.utmSource ?? m.source.referrer].filter(Boolean).join(" · ")}
+                            </span>
+                          </span>
+                        ) : null}
+                      </td>
+                      <td className="py-2 pr-4">{m.role}</td>
+                      <td className="py-2 pr-4">
+                        {m.subscription ? `${TIER_LABEL[m.subscription.tier ?? ""] ?? m.subscription.tier} · ${m.subscription.subscribed ? "active" : (m.subscription.status ?? "inactive")}` : "Free"}
+                      </td>
+                      <td className="py-2 pr-4 text-right">
+                        {m.streak} {m.streak === 1 ? "day" : "days"}
+                      </td>
+
+                      <td className="py-2 text-right">
+                        {m.id === adminId ? (
+                          <span className="text-xs text-muted">You</span>
+                        ) : (
+                          <Link to={`/admin?${new URLSearchParams({ q: query, confirm: m.id })}#users`} className="font-semibold text-rose-700 hover:underline">
+                            {m.role === "admin" ? "Make user" : "Make admin"}
+                          </Link>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="mt-4 text-sm text-muted">No member matches “{query}”.</p>
+          )
+        ) : null}
+      </Panel>
     </div>
   );
 }

@@ -10,8 +10,9 @@ import { finishGoogleSignIn } from "~/auth/google.server";
 import { AUTH_MESSAGE_TYPE, CLOSE_AFTER_MS, FALLBACK_CLOSE_MS, type AuthMessage } from "~/auth/google-popup";
 import { AuthCard } from "~/components/ui/form";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Signing in · Glow Coach" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Signing in · Glow Coach", description: "Finishing your sign-in.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const outcome = await finishGoogleSignIn(request);

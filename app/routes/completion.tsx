@@ -6,10 +6,11 @@ import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { completionView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
 export const handle: RouteHandle = { siteFooter: false };
 
-export const meta: MetaFunction = () => [{ title: "Congratulations! · Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Congratulations! · Glow Coach", description: "You completed your routine tutorial.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return data(await completionView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });

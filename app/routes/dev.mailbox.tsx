@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { displayTime, listMessages } from "~/email/dev-mailbox.server";
 import { visibleMailboxDir } from "~/email/mailer.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const dir = visibleMailboxDir();
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
-export const meta: MetaFunction = () => [{ title: "Mailbox · Glow Coach" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Mailbox · Glow Coach", description: "E-mails the app sent on this machine.", noindex: true });
 
 export default function Mailbox() {
   const { messages } = useLoaderData<typeof loader>();

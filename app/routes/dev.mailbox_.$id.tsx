@@ -7,6 +7,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { displayTime, readMessage } from "~/email/dev-mailbox.server";
 import { visibleMailboxDir } from "~/email/mailer.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const dir = visibleMailboxDir();
@@ -19,7 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.message.subject ?? "Message"} · Mailbox · Glow Coach` }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, { title: `${args.data?.message.subject ?? "Message"} · Mailbox · Glow Coach`, description: "An e-mail the app sent on this machine.", noindex: true });
 
 export default function MailboxMessage() {
   const { message } = useLoaderData<typeof loader>();

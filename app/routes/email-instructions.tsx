@@ -4,8 +4,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { CheckEmailSteps } from "~/components/check-email-steps";
 import { AuthCard } from "~/components/ui/form";
 import { getSiteSettings } from "~/content/content.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Check your email · Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Check your email · Glow Coach", description: "We sent you a link to access your personalised plan." });
 
 export async function loader(_: LoaderFunctionArgs) {
   const { supportEmail } = await getSiteSettings();

@@ -9,8 +9,9 @@ import { SparkleIcon } from "~/components/ui/icons";
 import { homeView } from "~/members/home.server";
 import { AvoidIcon, AvoidList, BottomNav, FlameIcon, ProductGrid, ProductIcon, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Home · Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return data(await homeView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });

@@ -13,8 +13,9 @@ import { safeRedirect } from "~/auth/redirect";
 import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
 import { env } from "~/utils/env.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Sign in · Glow Coach" }, { name: "description", content: "Access your personalised skincare plan." }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow Coach", description: "Access your personalised skincare plan." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

@@ -10,8 +10,9 @@ import { pendingEmail, signInWithCode } from "~/auth/login.server";
 import { CheckEmailSteps } from "~/components/check-email-steps";
 import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Check your email · Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Check your email · Glow Coach", description: "Open the link or type the code we sent you to sign in.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

@@ -9,8 +9,9 @@ import { TOKEN_MESSAGES } from "~/auth/login-tokens.server";
 import { openLink, spendLink, statusFor, type LinkView } from "~/auth/magic-link.server";
 import { AuthCard, Honeypot, TextField } from "~/components/ui/form";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Sign in · Glow Coach" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow Coach", description: "Finish signing in to Glow Coach.", noindex: true });
 
 function present(view: LinkView) {
   const message = view.state === "valid" ? null : TOKEN_MESSAGES[view.state];

@@ -10,18 +10,21 @@ import { Illustration, Progress, TipList } from "~/members/components/member-ui"
 import { playerAction, playerView } from "~/members/player.server";
 import { TimeZoneField } from "~/members/time-zone-field";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.step.title} · Step ${data.step.number} · Glow Coach` : "Your routine · Glow Coach" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, {
+    title: args.data ? `${args.data.step.title} · Step ${args.data.step.number} · Glow Coach` : "Your routine · Glow Coach",
+    description: "Today's routine, one guided step at a time.",
+    noindex: true,
+  });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(await playerView(request, params.id), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  return playerAction(request, params.id);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  return playerAction(request, params.id, context.visitorId);
 }
 
 export default function PlanPlayer() {

@@ -10,8 +10,9 @@ import { getSubscriptionView, NOT_SUBSCRIBED } from "~/billing/subscriptions.ser
 import { CheckIcon } from "~/components/ui/icons";
 import { subscriptionDetails } from "~/members/profile";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Profile · Glow Coach" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

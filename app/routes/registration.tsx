@@ -8,8 +8,9 @@ import { register } from "~/auth/registration.server";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "Create your account · Glow Coach" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Create your account · Glow Coach", description: "Create your account to access your personalised plan." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

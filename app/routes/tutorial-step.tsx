@@ -11,10 +11,12 @@ import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { tutorialStepView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { seo } from "~/utils/seo";
 
 export const handle: RouteHandle = { siteFooter: false };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.step.title} · Glow Coach` : "Tutorial · Glow Coach" }];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, { title: args.data ? `${args.data.step.title} · Glow Coach` : "Tutorial · Glow Coach", description: "Your routine tutorial, step by step.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return data(await tutorialStepView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });

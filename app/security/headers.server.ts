@@ -24,16 +24,14 @@ function formTargets(): string[] {
   return targets;
 }
 
-/** Hosts a third-party script needs, when it is configured (the Meta pixel, issue 8). */
-export type ThirdParty = { script: string[]; img: string[]; connect: string[] };
-const thirdParties: ThirdParty[] = [];
-
-export function allowThirdParty(hosts: ThirdParty): void {
-  thirdParties.push(hosts);
+/** Hosts Meta's pixel loads from and reports to, allowed only when META_PIXEL_ID is set. */
+type ThirdParty = { script: string[]; img: string[]; connect: string[] };
+function thirdParties(): ThirdParty[] {
+  return env.metaPixelId ? [{ script: ["https://connect.facebook.net"], img: ["https://www.facebook.com"], connect: ["https://www.facebook.com", "https://connect.facebook.net"] }] : [];
 }
 
 export function contentSecurityPolicy(nonce: string): string {
-  const extra = (kind: keyof ThirdParty) => thirdParties.flatMap((party) => party[kind]);
+  const extra = (kind: keyof ThirdParty) => thirdParties().flatMap((party) => party[kind]);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`, ...extra("script")],

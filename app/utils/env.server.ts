@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   ADMIN_EMAILS: z.string().default(""),
   /** Trust X-Forwarded-For for the client IP (behind a reverse proxy you control). */
   TRUST_PROXY: flag.default(false),
+  /** The Meta (Facebook) pixel id. Unset: no third-party script is loaded at all. */
+  META_PIXEL_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^\d{5,20}$/, "must be a Meta pixel id (digits only)").optional()),
   /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
   TEST_CLOCK: flag.default(false),
   /** Stripe secret key (sk_test_... / sk_live_... / rk_...). Unset: the local test checkout. */
@@ -79,6 +81,7 @@ export type Env = {
   testClock: boolean;
   /** Stripe Checkout and webhooks; null: the local test checkout (no real charge). */
   stripe: { secretKey: string; webhookSecret?: string; host?: string; port?: number; protocol?: "http" | "https" } | null;
+  metaPixelId: string | null;
 };
 
 export class EnvError extends Error {
@@ -148,6 +151,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, host: e.STRIPE_API_HOST, port: e.STRIPE_API_PORT, protocol: e.STRIPE_API_PROTOCOL }
       : null,
+    metaPixelId: e.META_PIXEL_ID ?? null,
   };
 }
 

@@ -222,8 +222,9 @@ test.describe("registration", () => {
     const email = uniqueEmail("register", testInfo);
     await page.goto("/registration");
     await expect(page.getByRole("heading", { level: 1, name: "Create Your Account" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms-of-service");
-    await expect(page.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
+    // The form's own links (the site footer has the same ones).
+    await expect(page.getByRole("main").getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms-of-service");
+    await expect(page.getByRole("main").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
     await expect(page.getByRole("main").getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute("href", "/login");
 
     await page.getByRole("button", { name: "Create Account" }).click();

@@ -52,7 +52,9 @@ test.describe("makeup prep quiz", () => {
     await expect(page.getByRole("link", { name: "See My Prep Plan" })).toHaveAttribute("href", "/subscribe-otp");
 
     const events = eventsFor(await visitorId(context)).filter((e) => e.funnel === "makeup");
-    expect(events.map((e) => e.name)).toEqual(["funnel_viewed", "funnel_completed"]);
+    // One step_answered per question step (the admin's drop-off), between view and completion.
+    expect(events.map((e) => e.name)).toEqual(["funnel_viewed", ...Array(8).fill("step_answered"), "funnel_completed"]);
+    expect(events.filter((e) => e.name === "step_answered").map((e) => e.step)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
   });
 });
 

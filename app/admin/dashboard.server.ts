@@ -1,0 +1,205 @@
+/**
+ * /admin's data: fetches rows for the pure metrics in ./metrics.ts, the member search, and
+ * the role change (confirmed on a second screen, so it works as plain HTML forms).
+ */
+import { data, redirect } from "@remix-run/node";
+import { requireAdmin } from "~/auth/guards.server";
+import { getActivePlan, getFunnels } from "~/content/content.server";
+import { viewOf } from "~/billing/subscriptions.server";
+import { currentStreak, localDate } from "~/members/calendar";
+import { now } from "~/utils/clock.server";
+import { db } from "~/utils/db.server";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { toastHeader } from "~/utils/toast.server";
+import type { Period } from "./format";
+import { activeSubscriptions, attributeToFunnel, funnelReports, retention, revenueByOffer, type Buyer, type EventRow, type FunnelInfo } from "./metrics";
+
+const DAY_MS = 86_400_000;
+/** How far back retention looks for purchases. */
+const RETENTION_DAYS = 180;
+const MAX_SEARCH_RESULTS = 20;
+export const ROLES = ["user", "admin"] as const;
+
+function parseProps(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+function toRow(e: { visitorId: string; name: string; funnel: string | null; step: string | null; props: string; userId: string | null; createdAt: Date }): EventRow {
+  return { ...e, props: parseProps(e.props) };
+}
+
+const EVENT_SELECT = { visitorId: true, name: true, funnel: true, step: true, props: true, userId: true, createdAt: true } as const;
+
+/** The funnels with their question steps in order, labelled by their titles. */
+async function funnelInfos(): Promise<FunnelInfo[]> {
+  return [...(await getFunnels()).values()].map((f) => ({
+    id: f.id,
+    title: f.pageTitle,
+    steps: f.steps.flatMap((s) => (s.type === "question" ? [{ id: s.id, label: s.title }] : [])),
+  }));
+}
+
+/** Buyers: a purchase event names its member, or its checkout session leads to the subscription. */
+async function buyersSince(since: Date): Promise<Buyer[]> {
+  const purchases = (await db.analyticsEvent.findMany({ where: { name: "purchase", createdAt: { gte: since } }, select: EVENT_SELECT })).map(toRow);
+  if (purchases.length === 0) return [];
+  const sessionIds = purchases.map((p) => p.props.checkoutSessionId).filter((id): id is string => typeof id === "string");
+  const subs = sessionIds.length
+    ? await db.subscription.findMany({ where: { stripeCheckoutSessionId: { in: sessionIds } }, select: { userId: true, stripeCheckoutSessionId: true } })
+    : [];
+  const userBySession = new Map(subs.map((s) => [s.stripeCheckoutSessionId, s.userId]));
+  const history = (
+    await db.analyticsEvent.findMany({ where: { visitorId: { in: [...new Set(purchases.map((p) => p.visitorId))] }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })
+  ).map(toRow);
+  return purchases.flatMap((p) => {
+    const userId = p.userId ?? userBySession.get(String(p.props.checkoutSessionId));
+    return userId ? [{ userId, funnel: attributeToFunnel(p, history), purchasedAt: p.createdAt }] : [];
+  });
+}
+
+export function parsePeriod(value: string | null): Period {
+  return value === "30" ? 30 : 7;
+}
+
+/**
+ * Where each member came from: their purchase (by the event's userId, or their subscription's
+ * checkout session) leads to the buying visitor, whose funnel and first landing are known.
+ */
+async function memberSources(users: { id: string; subscription: { stripeCheckoutSessionId: string | null } | null }[], titles: Map<string, string>) {
+  const sources = new Map<string, { funnel: string | null; answers: number; utmSource: string | null; referrer: string | null }>();
+  if (users.length === 0) return sources;
+  const sessionOwner = new Map(users.flatMap((u) => (u.subscription?.stripeCheckoutSessionId ? [[u.subscription.stripeCheckoutSessionId, u.id] as const] : [])));
+  const purchases = (
+    await db.analyticsEvent.findMany({
+      where: {
+        name: "purchase",
+        OR: [{ userId: { in: users.map((u) => u.id) } }, ...[...sessionOwner.keys()].map((id) => ({ props: { contains: JSON.stringify(id) } }))],
+      },
+      orderBy: { createdAt: "asc" },
+      select: EVENT_SELECT,
+    })
+  ).map(toRow);
+  const visitors = [...new Set(purchases.map((p) => p.visitorId))];
+  const [history, landings] = visitors.length
+    ? await Promise.all([
+        db.analyticsEvent.findMany({ where: { visitorId: { in: visitors }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
+        db.visitor.findMany({ where: { id: { in: visitors } } }),
+      ])
+    : [[], []];
+  for (const purchase of purchases) {
+    const userId = purchase.userId ?? sessionOwner.get(String(purchase.props.checkoutSessionId));
+    if (!userId || sources.has(userId)) continue;
+    const funnel = attributeToFunnel(purchase, history);
+    const completed = history.filter((e) => e.name === "funnel_completed" && e.funnel === funnel && e.createdAt <= purchase.createdAt).at(-1);
+    const answers = completed?.props.answers;
+    const landing = landings.find((l) => l.id === purchase.visitorId);
+    sources.set(userId, {
+      funnel: funnel ? (titles.get(funnel) ?? funnel) : null,
+      answers: answers && typeof answers === "object" ? Object.keys(answers).length : 0,
+      utmSource: landing?.utmSource ?? null,
+      referrer: landing?.referrer ?? null,
+    });
+  }
+  return sources;
+}
+
+async function findMembers(query: string, at: Date, titles: Map<string, string>) {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const [users, plan] = await Promise.all([
+    db.user.findMany({
+      where: { email: { contains: q } },
+      orderBy: { email: "asc" },
+      take: MAX_SEARCH_RESULTS,
+      select: { id: true, email: true, role: true, timeZone: true, subscription: true, planCompletions: { select: { planId: true, date: true } } },
+    }),
+    getActivePlan(),
+  ]);
+  const sources = await memberSources(users, titles);
+  return users.map((u) => {
+    const view = viewOf(u.subscription, at);
+    const dates = u.planCompletions.filter((c) => !plan || c.planId === plan._id).map((c) => c.date);
+    return {
+      id: u.id,
+      email: u.email,
+      role: u.role,
+      subscription: u.subscription ? { tier: view.tier, status: view.status, subscribed: view.subscribed, planName: view.planName } : null,
+      streak: currentStreak(dates, localDate(at, u.timeZone)),
+      source: sources.get(u.id) ?? null,
+    };
+  });
+}
+
+export async function dashboardView(request: Request) {
+  const admin = await requireAdmin(request);
+  const url = new URL(request.url);
+  const period = parsePeriod(url.searchParams.get("days"));
+  const query = (url.searchParams.get("q") ?? "").slice(0, 200);
+  const at = now();
+  const since = new Date(at.getTime() - period * DAY_MS);
+
+  const [events, funnels, subscriptions, buyers] = await Promise.all([
+    db.analyticsEvent.findMany({ where: { createdAt: { gte: since } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
+    funnelInfos(),
+    db.subscription.findMany(),
+    buyersSince(new Date(at.getTime() - RETENTION_DAYS * DAY_MS)),
+  ]);
+  // Checkouts and purchases in the window are attributed using their visitors' earlier funnel events too.
+  const payers = [...new Set(events.filter((e) => e.name === "initiate_checkout" || e.name === "purchase").map((e) => e.visitorId))];
+  const history = payers.length
+    ? (await db.analyticsEvent.findMany({ where: { visitorId: { in: payers }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })).map(toRow)
+    : [];
+  const completions = buyers.length ? await db.planCompletion.findMany({ where: { userId: { in: buyers.map((b) => b.userId) } }, select: { userId: true, date: true } }) : [];
+
+  const reports = funnelReports(events, funnels, since, history).sort((a, b) => b.views - a.views || a.title.localeCompare(b.title));
+  const titles = new Map(funnels.map((f) => [f.id, f.title]));
+  const confirmId = url.searchParams.get("confirm");
+  const members = await findMembers(query, at, titles);
+  const confirm = confirmId ? (members.find((m) => m.id === confirmId) ?? null) : null;
+
+  return data(
+    {
+      email: admin.email,
+      adminId: admin.id,
+      period,
+      funnels: reports,
+      revenue: revenueByOffer(events, since),
+      subscriptions: activeSubscriptions(subscriptions, at),
+      retention: retention(buyers, completions, at).map((r) => ({ ...r, title: r.funnel ? (titles.get(r.funnel) ?? r.funnel) : "No funnel" })),
+      query,
+      members,
+      confirm,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type ActionError = { error: string };
+
+/** Changes a member's role. The form comes from the confirmation screen (confirm=yes). */
+export async function dashboardAction(request: Request) {
+  const admin = await requireAdmin(request);
+  const form = await readFormEntries(request);
+  if (!form.ok) return data<ActionError>({ error: form.error }, { status: form.status });
+  const fields = fieldsOf(form.entries);
+  if (fields.intent !== "set-role") return data<ActionError>({ error: "Please use the buttons on the page." }, { status: 400 });
+  const role = ROLES.find((r) => r === fields.role);
+  if (!role) return data<ActionError>({ error: "Please choose a role: user or admin." }, { status: 400 });
+  if (fields.confirm !== "yes") return data<ActionError>({ error: "Please confirm the role change." }, { status: 400 });
+  if (typeof fields.userId !== "string" || fields.userId.length > 100) return data<ActionError>({ error: "That member does not exist." }, { status: 400 });
+  // An admin removing their own access could leave nobody able to undo it.
+  if (fields.userId === admin.id && role !== "admin") return data<ActionError>({ error: "You can't remove your own admin access." }, { status: 400 });
+  const user = await db.user.findUnique({ where: { id: fields.userId }, select: { id: true, email: true } });
+  if (!user) return data<ActionError>({ error: "That member does not exist." }, { status: 404 });
+  await db.user.update({ where: { id: user.id }, data: { role } });
+  const back = new URLSearchParams({ q: typeof fields.q === "string" ? fields.q.slice(0, 200) : user.email });
+  return redirect(`/admin?${back}#users`, {
+    status: 303,
+    headers: { "Set-Cookie": await toastHeader({ title: "Role changed", description: `${user.email} is now ${role === "admin" ? "an admin" : "a user"}.` }) },
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * The admin dashboard's numbers: pure functions over the first-party event log, the
+ * subscriptions and the routine completions. The loader (dashboard.server.ts) fetches the
+ * rows; everything here is deterministic and unit-tested on seeded data.
+ */
+import { viewOf, type Tier } from "~/billing/subscriptions.server";
+
+export type EventRow = {
+  visitorId: string;
+  name: string;
+  funnel: string | null;
+  step: string | null;
+  props: Record<string, unknown>;
+  userId: string | null;
+  createdAt: Date;
+};
+
+export type FunnelInfo = { id: string; title: string; steps: { id: string; label: string }[] };
+
+export type StepBar = { id: string; label: string; visitors: number };
+
+export type FunnelReport = {
+  id: string;
+  title: string;
+  views: number;
+  completions: number;
+  checkouts: number;
+  purchases: number;
+  /** Shares in 0..1, null when the stage before had nobody. */
+  rates: { completion: number | null; checkout: number | null; purchase: number | null; overall: number | null };
+  /** Viewed, then each question step answered, then completed: distinct visitors at each. */
+  steps: StepBar[];
+};
+
+const DAY_MS = 86_400_000;
+
+export function rate(part: number, whole: number): number | null {
+  return whole > 0 ? part / whole : null;
+}
+
+function byTime(a: EventRow, b: EventRow) {
+  return a.createdAt.getTime() - b.createdAt.getTime();
+}
+
+/**
+ * The funnel a checkout or purchase came from: the event's own funnel if it names one,
+ * else the visitor's latest completed funnel before it, else the latest viewed one.
+ */
+export function attributeToFunnel(event: EventRow, history: EventRow[]): string | null {
+  if (event.funnel) return event.funnel;
+  let viewed: string | null = null;
+  let completed: string | null = null;
+  for (const e of [...history].sort(byTime)) {
+    if (e.visitorId !== event.visitorId || e.createdAt.getTime() > event.createdAt.getTime() || !e.funnel) continue;
+    if (e.name === "funnel_completed") completed = e.funnel;
+    if (e.name === "funnel_viewed") viewed = e.funnel;
+  }
+  return completed ?? viewed;
+}
+
+/**
+ * Per funnel, over events since `since`: views → completions → checkouts → purchases, each
+ * counted as distinct visitors, with conversion rates and the per-step drop-off. `history`
+ * (all events of the visitors involved, any date) attributes checkouts and purchases.
+ */
+export function funnelReports(events: EventRow[], funnels: FunnelInfo[], since: Date, history: EventRow[] = events): FunnelReport[] {
+  const inWindow = events.filter((e) => e.createdAt.getTime() >= since.getTime());
+  const visitors = (funnel: string, name: string) => new Set(inWindow.filter((e) => e.name === name && e.funnel === funnel).map((e) => e.visitorId));
+  const attributed = (name: string) => {
+    const map = new Map<string, Set<string>>();
+    for (const e of inWindow.filter((x) => x.name === name)) {
+      const funnel = attributeToFunnel(e, history);
+      if (!funnel) continue;
+      if (!map.has(funnel)) map.set(funnel, new Set());
+      map.get(funnel)!.add(e.visitorId);
+    }
+    return map;
+  };
+  const checkouts = attributed("initiate_checkout");
+  const purchases = attributed("purchase");
+
+  return funnels.map((funnel) => {
+    const views = visitors(funnel.id, "funnel_viewed").size;
+    const completions = visitors(funnel.id, "funnel_completed").size;
+    const checkoutCount = checkouts.get(funnel.id)?.size ?? 0;
+    const purchaseCount = purchases.get(funnel.id)?.size ?? 0;
+    const answered = inWindow.filter((e) => e.name === "step_answered" && e.funnel === funnel.id);
+    const steps: StepBar[] = [
+      { id: "viewed", label: "Viewed", visitors: views },
+      ...funnel.steps.map((step) => ({ id: step.id, label: step.label, visitors: new Set(answered.filter((e) => e.step === step.id).map((e) => e.visitorId)).size })),
+      { id: "completed", label: "Completed", visitors: completions },
+    ];
+    return {
+      id: funnel.id,
+      title: funnel.title,
+      views,
+      completions,
+      checkouts: checkoutCount,
+      purchases: purchaseCount,
+      rates: {
+        completion: rate(completions, views),
+        checkout: rate(checkoutCount, completions),
+        purchase: rate(purchaseCount, checkoutCount),
+        overall: rate(purchaseCount, views),
+      },
+      steps,
+    };
+  });
+}
+
+export type OfferRevenue = { offer: string; currency: string; purchases: number; amount: number };
+
+/** Purchases since `since` grouped by offer and currency; amounts in major units (the events' price). */
+export function revenueByOffer(events: EventRow[], since: Date): OfferRevenue[] {
+  const groups = new Map<string, OfferRevenue>();
+  for (const e of events) {
+    if (e.name !== "purchase" || e.createdAt.getTime() < since.getTime()) continue;
+    const price = typeof e.props.price === "number" && Number.isFinite(e.props.price) ? e.props.price : 0;
+    const offer = typeof e.props.offer === "string" ? e.props.offer : "unknown";
+    const currency = typeof e.props.currency === "string" ? e.props.currency.toUpperCase() : "USD";
+    const key = `${offer}\u0000${currency}`;
+    const group = groups.get(key) ?? { offer, currency, purchases: 0, amount: 0 };
+    group.purchases++;
+    // Cents, then back: 0.1 + 0.2 must not show as 0.30000000000000004.
+    group.amount = Math.round(group.amount * 100 + price * 100) / 100;
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => b.amount - a.amount || a.offer.localeCompare(b.offer));
+}
+
+export type SubscriptionRow = Parameters<typeof viewOf>[0] & {};
+
+export type SubscriptionCounts = { monthly: number; annual: number; lifetime: number };
+
+/** Members with a plan they have paid for at `at`, by tier (single_payment is lifetime). */
+export function activeSubscriptions(rows: NonNullable<SubscriptionRow>[], at: Date): SubscriptionCounts {
+  const counts: SubscriptionCounts = { monthly: 0, annual: 0, lifetime: 0 };
+  for (const row of rows) {
+    const view = viewOf(row, at);
+    if (!view.subscribed || !view.tier) continue;
+    const tier: Tier = view.tier;
+    if (tier === "single_payment") counts.lifetime++;
+    else counts[tier]++;
+  }
+  return counts;
+}
+
+export type Buyer = { userId: string; funnel: string | null; purchasedAt: Date };
+
+export type RetentionRow = {
+  funnel: string | null;
+  /** Buyers at least 7 days past purchase, and those of them with a completion in days 1-7. */
+  week1: { eligible: number; active: number; share: number | null };
+  /** Buyers at least 30 days past purchase, and those with a completion in days 22-30. */
+  month: { eligible: number; active: number; share: number | null };
+};
+
+/** Day 1 is the (UTC) day of the purchase; a completion's date is the member's local day. */
+export function dayNumber(purchasedAt: Date, date: string): number {
+  const start = Date.UTC(purchasedAt.getUTCFullYear(), purchasedAt.getUTCMonth(), purchasedAt.getUTCDate());
+  return Math.round((Date.parse(`${date}T00:00:00Z`) - start) / DAY_MS) + 1;
+}
+
+/**
+ * For buyers from each funnel, the share who completed the routine in days 1-7 and in days
+ * 22-30 after buying. Only buyers for whom the whole window has passed by `at` count, so a
+ * purchase yesterday does not drag the 30-day share down.
+ */
+export function retention(buyers: Buyer[], completions: { userId: string; date: string }[], at: Date): RetentionRow[] {
+  const datesByUser = new Map<string, string[]>();
+  for (const c of completions) datesByUser.set(c.userId, [...(datesByUser.get(c.userId) ?? []), c.date]);
+  // One buyer counts once: their first purchase.
+  const first = new Map<string, Buyer>();
+  for (const buyer of [...buyers].sort((a, b) => a.purchasedAt.getTime() - b.purchasedAt.getTime())) if (!first.has(buyer.userId)) first.set(buyer.userId, buyer);
+
+  const rows = new Map<string | null, RetentionRow>();
+  for (const buyer of first.values()) {
+    const row = rows.get(buyer.funnel) ?? { funnel: buyer.funnel, week1: { eligible: 0, active: 0, share: null }, month: { eligible: 0, active: 0, share: null } };
+    rows.set(buyer.funnel, row);
+    const age = dayNumber(buyer.purchasedAt, at.toISOString().slice(0, 10));
+    const days = (datesByUser.get(buyer.userId) ?? []).map((d) => dayNumber(buyer.purchasedAt, d));
+    if (age > 7) {
+      row.week1.eligible++;
+      if (days.some((d) => d >= 1 && d <= 7)) row.week1.active++;
+    }
+    if (age > 30) {
+      row.month.eligible++;
+      if (days.some((d) => d >= 22 && d <= 30)) row.month.active++;
+    }
+  }
+  for (const row of rows.values()) {
+    row.week1.share = rate(row.week1.active, row.week1.eligible);
+    row.month.share = rate(row.month.active, row.month.eligible);
+  }
+  return [...rows.values()].sort((a, b) => (a.funnel ?? "~").localeCompare(b.funnel ?? "~"));
+}
