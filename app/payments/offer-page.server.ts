@@ -2,6 +2,7 @@
  * The loader and action behind every offer page (/subscribe, /subscribe-otp, /sales,
  * /cakey-otp). Each route module passes its path; the page itself is a content document.
  */
+import { recordOfferViewed } from "~/analytics/events.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/auth/guards.server";
 import { getOfferByPath } from "~/content/content.server";
@@ -43,9 +44,11 @@ export function presentOffer(offer: Offer) {
 }
 export type OfferView = ReturnType<typeof presentOffer>;
 
-export async function offerLoader({ request }: LoaderFunctionArgs, path: string) {
+export async function offerLoader({ request, context }: LoaderFunctionArgs, path: string) {
   const offer = await getOfferByPath(path);
   if (!offer) throw notFound(request);
+  // The funnel → offer step of the admin's conversion view.
+  await recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId });
   const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
   let remainingSeconds: number | null = null;
   if (offer.countdownSeconds) {
