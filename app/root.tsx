@@ -22,6 +22,7 @@ import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
 import { useNonce } from "~/security/nonce";
 import stylesheet from "~/styles/app.css?url";
 import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
+import { pixelBootstrap } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
 import { seo } from "~/utils/seo";
 
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.user.role } : null;
   return data(
     // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
-    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId },
+    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId, pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null },
     { headers },
   );
 }
@@ -64,7 +65,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
-        <MetaPixelScript pixelId={data?.metaPixelId ?? null} nonce={nonce} />
+        <MetaPixelScript bootstrap={data?.pixelBootstrap ?? null} nonce={nonce} />
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader brandName={data?.brandName ?? "Glow Coach"} user={data?.user ?? null} />

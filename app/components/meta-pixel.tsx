@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useMatches } from "@remix-run/react";
-import { pixelBootstrap, type PixelEvent } from "~/analytics/pixel";
+import type { PixelEvent } from "~/analytics/pixel";
 
 declare global {
   interface Window {
@@ -9,10 +9,13 @@ declare global {
   }
 }
 
-/** The pixel's loader snippet, for <head>. Renders nothing without a pixel id. */
-export function MetaPixelScript({ pixelId, nonce }: { pixelId: string | null; nonce?: string }) {
-  if (!pixelId) return null;
-  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: pixelBootstrap(pixelId) }} />;
+/**
+ * The pixel's loader snippet, for <head>, as the root loader built it (so the snippet's text
+ * stays out of the browser bundle). Renders nothing without a pixel id.
+ */
+export function MetaPixelScript({ bootstrap, nonce }: { bootstrap: string | null; nonce?: string }) {
+  if (!bootstrap) return null;
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: bootstrap }} />;
 }
 
 /** Fires the events the current routes' loaders asked for, once per event id. */
