@@ -36,13 +36,19 @@ const client = createClient({
 }) as unknown as ContentClient;
 
 const where = `${e.SANITY_PROJECT_ID}/${e.SANITY_DATASET}`;
-if (command === "push") {
-  const { written, unchanged } = await pushContent(client, process.cwd());
-  for (const id of written) console.log(`wrote ${id}`);
-  console.log(`content:push to ${where}: ${written.length} written, ${unchanged.length} unchanged`);
-} else {
-  const { changedFiles, removedFiles } = await pullContent(client, process.cwd());
-  for (const file of changedFiles) console.log(`updated ${file}`);
-  for (const file of removedFiles) console.log(`removed ${file}`);
-  console.log(`content:pull from ${where}: ${changedFiles.length} files updated, ${removedFiles.length} removed`);
+try {
+  if (command === "push") {
+    const { written, unchanged } = await pushContent(client, process.cwd());
+    for (const id of written) console.log(`wrote ${id}`);
+    console.log(`content:push to ${where}: ${written.length} written, ${unchanged.length} unchanged`);
+  } else {
+    const { changedFiles, removedFiles } = await pullContent(client, process.cwd());
+    for (const file of changedFiles) console.log(`updated ${file}`);
+    for (const file of removedFiles) console.log(`removed ${file}`);
+    console.log(`content:pull from ${where}: ${changedFiles.length} files updated, ${removedFiles.length} removed`);
+  }
+} catch (error) {
+  // The API's answer (wrong token, unknown dataset) is the useful part; no stack trace.
+  console.error(`content:${command} failed: ${(error as Error).message}`);
+  process.exitCode = 1;
 }

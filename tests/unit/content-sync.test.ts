@@ -121,12 +121,23 @@ describe("content:push and content:pull", () => {
   it("npm run content:push and content:pull work end to end against the API", async () => {
     const root = copyContent();
     roots.push(root);
-    const env = { ...process.env, SANITY_PROJECT_ID: fake.projectId, SANITY_DATASET: fake.dataset, SANITY_API_TOKEN: fake.token, SANITY_API_HOST: fake.url };
-    const script = path.resolve("scripts/content.ts");
-    const push = await run(tsx, [script, "push"], { env, cwd: root });
-    // The files still have the old headline and the funnel deleted above: both are written back.
-    expect(push.stdout).toMatch(/wrote page-landing\nwrote funnel-app-goal\ncontent:push to fakeproject\/production: 2 written, \d+ unchanged/);
-    const pull = await run(tsx, [script, "pull"], { env, cwd: root });
-    expect(pull.stdout).toMatch(/0 files updated, 0 removed/);
-  }, 30_000);
+    const own = await startFakeSanity();
+    try {
+      const env = { ...process.env, SANITY_PROJECT_ID: own.projectId, SANITY_DATASET: own.dataset, SANITY_API_TOKEN: own.token, SANITY_API_HOST: own.url };
+      const script = path.resolve("scripts/content.ts");
+      const count = readEmbeddedDataset().length;
+      const push = await run(tsx, [script, "push"], { env, cwd: root });
+      expect(push.stdout).toContain(`content:push to fakeproject/production: ${count} written, 0 unchanged`);
+      const again = await run(tsx, [script, "push"], { env, cwd: root });
+      expect(again.stdout).toContain(`content:push to fakeproject/production: 0 written, ${count} unchanged`);
+      const pull = await run(tsx, [script, "pull"], { env, cwd: root });
+      expect(pull.stdout).toContain("content:pull from fakeproject/production: 0 files updated, 0 removed");
+      // A wrong token is refused by the API, and the script says so instead of pretending.
+      const refused = await run(tsx, [script, "push"], { env: { ...env, SANITY_API_TOKEN: "wrong" }, cwd: root }).catch((e) => e);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("content:push failed: Unauthorized - Session not found");
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });

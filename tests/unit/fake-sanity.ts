@@ -68,6 +68,8 @@ export async function startFakeSanity(options: { documents?: FakeDocument[]; por
       const match = /^\/v[\d-]+\/data\/(query|mutate|doc)\/([^/]+)(?:\/(.*))?$/.exec(url.pathname);
       const perspective = url.searchParams.get("perspective") ?? "published";
       requests.push({ method: req.method ?? "GET", path: url.pathname, perspective, query: body?.query ?? url.searchParams.get("query") ?? undefined });
+      // Like Sanity: a token that is sent must be valid, whatever the request.
+      if (req.headers.authorization && !authorized) return send(401, { error: "Unauthorized", message: "Session not found" });
       if (!match) return send(404, { error: "Not found" });
       if (match[2] !== dataset) return send(404, { error: `Dataset "${match[2]}" not found` });
 
