@@ -74,6 +74,12 @@ if (env.testClock && !vite) {
   app.use((req, res, next) => build.entry.module.withRequestClock(req.headers["x-test-clock-offset-ms"], next));
 }
 
+// Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request.
+app.use(async (req, res, next) => {
+  const current = vite ? await vite.ssrLoadModule("virtual:remix/server-build") : build;
+  current.entry.module.withContentPreview(req.headers.cookie, next);
+});
+
 // app.use, not app.all("*"): a wildcard route would decode the path and refuse broken %-encoding.
 app.use(
   createRequestHandler({
