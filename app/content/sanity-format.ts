@@ -18,7 +18,7 @@ export const STEP_TYPE_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** Fields Sanity adds to every document; never part of the files. */
-const SYSTEM_FIELDS = new Set(["_rev", "_createdAt", "_updatedAt", "_system"]);
+const SYSTEM_FIELDS = new Set(["_rev", "_createdAt", "_updatedAt", "_system", "_originalId"]);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

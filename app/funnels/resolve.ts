@@ -7,6 +7,9 @@ import { Funnel, FunnelDocument, Question } from "./schema";
 
 export type ResolveResult = { ok: true; funnel: Funnel } | { ok: false; problems: string[] };
 
+/** Fields Sanity adds (_originalId: the draft's id, in the drafts perspective). */
+const CMS_FIELDS = new Set(["_key", "_rev", "_createdAt", "_updatedAt", "$schema", "_originalId", "_system"]);
+
 /**
  * Sanity adds array keys, system fields and, inside the document, the Studio's name for
  * each object ("questionStep", "option"); they mean nothing to the funnel format. A
@@ -17,7 +20,7 @@ export function stripCmsFields(value: unknown, depth = 0): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      if (key === "_key" || key === "_rev" || key === "_createdAt" || key === "_updatedAt" || key === "$schema") continue;
+      if (CMS_FIELDS.has(key)) continue;
       if (key === "_type" && depth > 0 && inner !== "reference") continue;
       out[key] = stripCmsFields(inner, depth + 1);
     }

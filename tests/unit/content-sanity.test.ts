@@ -138,6 +138,10 @@ describe("content from Sanity", () => {
     expect((await inPreview(cookieHeader, landing)).headline).toBe("Draft headline");
     expect(fake.requests.at(-1)).toMatchObject({ perspective: "drafts" });
     expect((await landing()).headline).toBe(published);
+    // Funnels too (the drafts perspective adds _originalId, which the strict funnel format must not choke on).
+    fake.put({ ...(fake.get("funnel-app-goal") as object), _id: "drafts.funnel-app-goal", pageTitle: "Draft goal" } as never);
+    expect((await inPreview(cookieHeader, () => content.getFunnelByRoute("/app-goal")))?.pageTitle).toBe("Draft goal");
+    expect((await content.getFunnelByRoute("/app-goal"))?.pageTitle).not.toBe("Draft goal");
     const forged = cookieHeader.replace(/\.[\w-]+$/, ".AAAA");
     expect((await inPreview(forged, landing)).headline).toBe(published);
 
