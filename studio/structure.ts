@@ -25,8 +25,7 @@ export const structure: StructureResolver = (S) =>
               S.documentTypeListItem("question").title("Shared questions"),
             ]),
         ),
-      // Offers arrive with the offer type (see schemaTypes/index.ts): listed when the Studio knows it.
-      ...(S.context.schema.get("offer") ? [S.documentTypeListItem("offer").title("Offers").icon(TagIcon)] : []),
+      S.documentTypeListItem("offer").title("Offers").icon(TagIcon),
       S.documentTypeListItem("plan").title("Routine plans").icon(ProjectsIcon),
       S.listItem()
         .title("Tutorials")

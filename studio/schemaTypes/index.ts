@@ -6,6 +6,7 @@
  */
 import { funnel } from "./documents/funnel";
 import { insight } from "./documents/insight";
+import { offer, offerPlan } from "./documents/offer";
 import { plan, planStep } from "./documents/plan";
 import { question } from "./documents/question";
 import { tutorialStep } from "./documents/tutorial-step";
@@ -15,7 +16,7 @@ import { landingPage } from "./singletons/landing-page";
 import { homePage, tutorialSettings } from "./singletons/members-pages";
 import { siteSettings } from "./singletons/site-settings";
 
-export const documentTypes = [funnel, question, insight, plan, tutorialStep];
+export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep];
 
 /** Singleton documents by type, with the one _id the app reads each from (app/content/queries.ts). */
 export const singletons = [
@@ -25,4 +26,4 @@ export const singletons = [
   { type: tutorialSettings, id: "tutorialSettings" },
 ] as const;
 
-export const schemaTypes = [...documentTypes, ...singletons.map((s) => s.type), planStep, ...contentParts, ...funnelParts];
+export const schemaTypes = [...documentTypes, ...singletons.map((s) => s.type), planStep, offerPlan, ...contentParts, ...funnelParts];

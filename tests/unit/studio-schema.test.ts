@@ -137,4 +137,32 @@ describe("broken documents fail in the Studio as in the app", () => {
     const settings = { ...byId("siteSettings"), _id: "drafts.siteSettings" };
     expect(await studioErrors(settings)).toEqual([]);
   });
+
+  it("an offer whose struck-through price is not above the price, or whose section names a missing plan", async () => {
+    const offer = {
+      _id: "offer-test",
+      _type: "offer",
+      offerId: "skincare",
+      path: "/subscribe",
+      pageTitle: "Your Clear Skin Plan",
+      description: "Unlock your plan.",
+      plans: [
+        { _key: "annual", id: "annual", tier: "annual", name: "Annual Plan", priceMinor: 5900, compareAtMinor: 9900, priceSuffix: "/year", buttonLabel: "Unlock - {price}/year" },
+        { _key: "monthly", id: "monthly", tier: "monthly", name: "Monthly Plan", priceMinor: 999, priceSuffix: "/month", buttonLabel: "Continue" },
+      ],
+      sections: [
+        { _key: "p", _type: "plans", title: "Choose your plan", planIds: ["annual", "monthly"] },
+        { _key: "f", _type: "faq", title: "Questions", items: [{ _key: "q", question: "Can I cancel?", answer: "Anytime." }] },
+      ],
+    };
+    expect(await studioErrors(offer)).toEqual([]);
+    offer.plans[0].compareAtMinor = 5900;
+    offer.sections[0].planIds = ["annual", "lifetime"];
+    expect(await studioErrors(offer)).toEqual([
+      "plans.[annual].compareAtMinor: The struck-through price must be more than the price ($59)",
+      'sections.[p]: No plan has the id "lifetime"',
+    ]);
+    const preview = studioSchema.get("offerPlan")!.preview!;
+    expect(preview.prepare!({ title: "Annual Plan", price: 5900, was: 9900, suffix: "/year", badge: "Most Popular" })).toEqual({ title: "Annual Plan", subtitle: "$59/year (was $99) · Most Popular" });
+  });
 });
