@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
 import { contentSecurityPolicy } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
@@ -15,12 +16,14 @@ export { serveCachedPage } from "./funnels/page-cache.server";
 export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
 export { staticSecurityHeaders } from "./security/headers.server";
+export { withContentPreview } from "./content/preview.server";
 
 const ABORT_DELAY = 5_000;
 
 /** The path and view to cache this render under, when its page may be served again. */
 function reusablePage(request: Request, status: number, context: EntryContext) {
-  if (request.method !== "GET" || status !== 200) return undefined;
+  // A page showing drafts is never anyone else's page.
+  if (request.method !== "GET" || status !== 200 || inPreview()) return undefined;
   const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
   if (actionData || errors) return undefined;
   const view = loaderData[matches[matches.length - 1]?.route.id];

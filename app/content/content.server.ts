@@ -7,11 +7,12 @@ import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
 import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, LEGAL_PAGE, OFFER_BY_ID, OFFER_BY_PATH, PARTNERSHIPS_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
 import { Offer } from "~/payments/offer-schema";
-import { contentSource } from "./source.server";
+import { inPreview } from "./preview.server";
+import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
 import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
 import { env } from "~/utils/env.server";
 
-/** Parsed query results by query + params; a CMS webhook (later) calls invalidateContent(). */
+/** Parsed query results by query + params; the Sanity webhook calls invalidateContent(). */
 const cache = new Map<string, Promise<unknown>>();
 /** The last version of each key that parsed, served when a newer one is broken. */
 const lastGood = new Map<string, unknown>();
@@ -28,7 +29,9 @@ export function contentGeneration(): number {
   return generation;
 }
 
-type Parse<T> = (raw: unknown) => { ok: true; value: T } | { ok: false; problems: string[] };
+type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+/** `remember`: the value may become a "last good" version (never true for drafts). */
+type Parse<T> = (raw: unknown, remember: boolean) => Parsed<T> | Promise<Parsed<T>>;
 
 function zodParse<T>(schema: z.ZodType<T>): Parse<T> {
   return (raw) => {
@@ -39,28 +42,21 @@ function zodParse<T>(schema: z.ZodType<T>): Parse<T> {
   };
 }
 
+const remote = contentSource !== embeddedContent;
+
 /**
  * Runs a query and parses its result. A missing document is null. A document that fails
- * validation is logged with its id and the failing paths, and the last good version (if
- * any) is served instead, so a bad edit never breaks a page.
+ * validation is logged with its id and the failing paths, and the last good version (or,
+ * when the CMS never sent a good one, the embedded one) is served instead, so a bad edit
+ * never breaks a page. In preview, drafts are read, uncached and never remembered.
  */
 async function load<T>(query: string, params: Record<string, unknown>, parse: Parse<T>): Promise<T | null> {
   const key = `${query}\u0000${JSON.stringify(params)}`;
-  const cacheable = env.nodeEnv === "production" || contentSourceIsRemote();
+  if (inPreview() && draftSource) return fetchAndParse(draftSource, key, query, params, parse, false);
+  const cacheable = env.nodeEnv === "production" || remote;
   let pending = cacheable ? (cache.get(key) as Promise<T | null> | undefined) : undefined;
   if (!pending) {
-    pending = (async () => {
-      const raw = await contentSource.fetch(query, params);
-      if (raw === null || raw === undefined) return null;
-      const parsed = parse(raw);
-      if (parsed.ok) {
-        lastGood.set(key, parsed.value);
-        return parsed.value;
-      }
-      const id = (raw as { _id?: string })._id ?? JSON.stringify(params);
-      console.error(`[content] document ${id} is invalid and was not used:\n  ${parsed.problems.join("\n  ")}`);
-      return (lastGood.get(key) as T | undefined) ?? null;
-    })();
+    pending = fetchAndParse(contentSource, key, query, params, parse, true);
     if (cacheable) {
       cache.set(key, pending);
       // A failed fetch should be retried next time, not cached.
@@ -70,27 +66,66 @@ async function load<T>(query: string, params: Record<string, unknown>, parse: Pa
   return pending;
 }
 
-function contentSourceIsRemote() {
-  return contentSource.name === "sanity";
+async function fetchAndParse<T>(source: ContentSource, key: string, query: string, params: Record<string, unknown>, parse: Parse<T>, remember: boolean): Promise<T | null> {
+  let raw: unknown;
+  try {
+    raw = await source.fetch(query, params);
+  } catch (error) {
+    if (source === embeddedContent) throw error;
+    // The CMS did not answer: serve what we had, and ask again next time.
+    console.error(`[content] ${source.name} did not answer (${(error as Error).message}); serving the last good content`);
+    cache.delete(key);
+    return fallback(key, query, params, parse);
+  }
+  if (raw === null || raw === undefined) return null;
+  const parsed = await parse(raw, remember);
+  if (parsed.ok) {
+    if (remember) lastGood.set(key, parsed.value);
+    return parsed.value;
+  }
+  const id = (raw as { _id?: string })._id ?? JSON.stringify(params);
+  console.error(`[content] document ${id} is invalid and was not used:\n  ${parsed.problems.join("\n  ")}`);
+  return fallback(key, query, params, parse);
+}
+
+/** The last good version, else the embedded dataset's copy when it is valid, else nothing. */
+async function fallback<T>(key: string, query: string, params: Record<string, unknown>, parse: Parse<T>): Promise<T | null> {
+  if (lastGood.has(key)) return lastGood.get(key) as T;
+  if (!remote) return null;
+  const raw = await embeddedContent.fetch(query, params);
+  if (raw === null || raw === undefined) return null;
+  const parsed = await parse(raw, false);
+  return parsed.ok ? parsed.value : null;
 }
 
 /** Funnels by route. A funnel document that fails validation is left out (and logged),
- * keeping its last good version if there was one. */
-const parseFunnels: Parse<Map<string, Funnel>> = (raw) => {
+ * keeping its last good version, or the embedded one, if there is one. */
+const parseFunnels: Parse<Map<string, Funnel>> = async (raw, remember) => {
   const { funnels, sharedQuestions } = raw as { funnels?: unknown[]; sharedQuestions?: { _id: string }[] };
   const shared = new Map((sharedQuestions ?? []).map((q) => [q._id, q as unknown]));
   const byRoute = new Map<string, Funnel>();
+  const broken: string[] = [];
   for (const doc of funnels ?? []) {
     const id = String((doc as { _id?: string })._id);
     const result = resolveFunnel(doc, shared);
     if (result.ok) {
-      lastGoodFunnels.set(id, result.funnel);
+      if (remember) lastGoodFunnels.set(id, result.funnel);
       byRoute.set(result.funnel.route, result.funnel);
       continue;
     }
     console.error(`[content] funnel ${id} is invalid and was not used:\n  ${result.problems.join("\n  ")}`);
     const previous = lastGoodFunnels.get(id);
     if (previous) byRoute.set(previous.route, previous);
+    else broken.push(id);
+  }
+  if (broken.length && remote) {
+    const embedded = (await embeddedContent.fetch(ALL_FUNNELS, {})) as { funnels: { _id: string }[]; sharedQuestions: { _id: string }[] };
+    const embeddedShared = new Map(embedded.sharedQuestions.map((q) => [q._id, q as unknown]));
+    for (const id of broken) {
+      const doc = embedded.funnels.find((f) => f._id === id);
+      const result = doc ? resolveFunnel(doc, embeddedShared) : undefined;
+      if (result?.ok && !byRoute.has(result.funnel.route)) byRoute.set(result.funnel.route, result.funnel);
+    }
   }
   return { ok: true, value: byRoute };
 };

@@ -28,24 +28,29 @@ export function sanitySource(client: SanityClient): ContentSource {
   return { name: "sanity", fetch: (query, params) => client.fetch(query, params) };
 }
 
-function createSource(): ContentSource {
-  if (env.sanity) {
-    const { projectId, dataset, apiVersion, token, apiHost, useCdn } = env.sanity;
-    return sanitySource(
-      createClient({
-        projectId,
-        dataset,
-        apiVersion,
-        token,
-        // The CDN serves published content only; a token means we may read more, so go direct.
-        useCdn: useCdn && !token,
-        ...(apiHost ? { apiHost, useProjectHostname: false } : {}),
-      }),
-    );
-  }
-  // In production the dataset is read once; in development each query sees file edits.
-  let cached: Document[] | undefined;
-  return embeddedSource(() => (env.nodeEnv === "production" ? (cached ??= readEmbeddedDataset()) : readEmbeddedDataset()));
+function sanityClient(drafts: boolean): SanityClient {
+  const { projectId, dataset, apiVersion, token, apiHost, useCdn } = env.sanity!;
+  return createClient({
+    projectId,
+    dataset,
+    apiVersion,
+    token,
+    // Published content from the CDN; drafts only from the API, with the token.
+    perspective: drafts ? "drafts" : "published",
+    // The CDN serves published content only; a token means we may read more, so go direct.
+    useCdn: !drafts && useCdn && !token,
+    ...(apiHost ? { apiHost, useProjectHostname: false } : {}),
+  });
 }
 
-export const contentSource: ContentSource = createSource();
+// In production the dataset is read once; in development each query sees file edits.
+let embeddedDocuments: Document[] | undefined;
+export const embeddedContent: ContentSource = embeddedSource(() =>
+  env.nodeEnv === "production" ? (embeddedDocuments ??= readEmbeddedDataset()) : readEmbeddedDataset(),
+);
+
+/** Published content: Sanity when configured, else the embedded dataset. */
+export const contentSource: ContentSource = env.sanity ? sanitySource(sanityClient(false)) : embeddedContent;
+
+/** Drafts over published content, for preview; null when drafts cannot be read (no Sanity, no token). */
+export const draftSource: ContentSource | null = env.sanity?.token ? sanitySource(sanityClient(true)) : null;

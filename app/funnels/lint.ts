@@ -63,6 +63,37 @@ export function lintFunnels({ files, dataset, appRoutes, pendingRoutes = {} }: L
   };
 }
 
+/** A problem in one funnel document, by path ("steps", 3, "next", 0, ...), for editors that mark fields. */
+export type FunnelDocumentProblem = { path: (string | number)[]; message: string };
+
+/** "steps.3.questions.0 (question-x): options: ..." → the path and the message. */
+function splitProblem(problem: string): FunnelDocumentProblem {
+  const match = /^([^\s:]+)(?: \([^)]*\))?: (.*)$/s.exec(problem);
+  if (!match || match[1] === "(root)") return { path: [], message: match ? match[2] : problem };
+  return { path: match[1].split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part)), message: match[2] };
+}
+
+/**
+ * The checks one funnel needs on its own, without the other funnels or the app's pages:
+ * the schema (through resolveFunnel), every step reachable and able to exit, and result
+ * rules that can match. The Studio runs this before a funnel is published; links to app
+ * pages and other funnels are left to `npm run funnels:check` after `content:pull`.
+ *
+ * @param shared shared question documents by _id, for `{ "_ref": ... }` questions
+ */
+export function lintFunnelDocument(doc: unknown, shared: ReadonlyMap<string, unknown>): FunnelDocumentProblem[] {
+  const result = resolveFunnel(doc, shared);
+  if (!result.ok) return result.problems.map(splitProblem);
+  const resolved = { file: "", funnel: result.funnel };
+  const index = new Map(result.funnel.steps.map((step, i) => [step.id, i]));
+  return [...graphProblems(resolved), ...ruleProblems(resolved)].map(({ step, message }) => {
+    const stepPath = index.has(step) ? ["steps", index.get(step)!] : [];
+    // Rule problems start with their path inside the step ("pick.rules.1 can never match").
+    const inner = /^(pick\.rules\.\d+) (.*)$/s.exec(message);
+    return inner ? { path: [...stepPath, ...splitProblem(`${inner[1]}: x`).path], message: inner[2] } : { path: stepPath, message };
+  });
+}
+
 function formatProblem({ file, step, message }: Problem): string {
   return `${file}: ${step}: ${message.replace(/\s*\n\s*/g, " ")}`;
 }

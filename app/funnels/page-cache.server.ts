@@ -60,8 +60,8 @@ export function cachedPageCount(): number {
   return pages.size;
 }
 
-/** Cookies that make a page personal (a signed-in member, a toast to show). */
-const PERSONAL_COOKIES = /(?:^|;\s*)(?:gc_session|gc_toast)=/;
+/** Cookies that make a page personal (a signed-in member, a toast to show, a preview of drafts). */
+const PERSONAL_COOKIES = /(?:^|;\s*)(?:gc_session|gc_toast|gc_preview)=/;
 
 /** /quiz or /quiz/3: one or two plain segments, no query string. */
 const FUNNEL_PATH = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/([a-z0-9]+(?:-[a-z0-9]+)*))?$/;

@@ -7,14 +7,22 @@ import { Funnel, FunnelDocument, Question } from "./schema";
 
 export type ResolveResult = { ok: true; funnel: Funnel } | { ok: false; problems: string[] };
 
-/** Sanity adds array keys and system fields; they mean nothing to the funnel format. */
-export function stripCmsFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCmsFields);
+/** Fields Sanity adds (_originalId: the draft's id, in the drafts perspective). */
+const CMS_FIELDS = new Set(["_key", "_rev", "_createdAt", "_updatedAt", "$schema", "_originalId", "_system"]);
+
+/**
+ * Sanity adds array keys, system fields and, inside the document, the Studio's name for
+ * each object ("questionStep", "option"); they mean nothing to the funnel format. A
+ * reference keeps its `_type: "reference"`.
+ */
+export function stripCmsFields(value: unknown, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((item) => stripCmsFields(item, depth + 1));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      if (key === "_key" || key === "_rev" || key === "_createdAt" || key === "_updatedAt" || key === "$schema") continue;
-      out[key] = stripCmsFields(inner);
+      if (CMS_FIELDS.has(key)) continue;
+      if (key === "_type" && depth > 0 && inner !== "reference") continue;
+      out[key] = stripCmsFields(inner, depth + 1);
     }
     return out;
   }

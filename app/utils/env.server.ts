@@ -32,6 +32,10 @@ const EnvSchema = z.object({
   /** Only for tests and self-hosted proxies: where the Sanity API lives. */
   SANITY_API_HOST: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
   SANITY_USE_CDN: flag.default(true),
+  /** The secret of the Sanity webhook that calls POST /webhooks/sanity when content is published. */
+  SANITY_WEBHOOK_SECRET: optionalText,
+  /** The secret in the Studio's preview link (/preview?secret=…); preview also needs SANITY_API_TOKEN to read drafts. */
+  SANITY_PREVIEW_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
   LOG_REQUESTS: flag.default(false),
   /** Changing requests one network address may send per minute (see request-limits.server.ts). */
   REQUEST_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
@@ -71,7 +75,16 @@ export type Env = {
   dataDir: string;
   databaseUrl: string;
   sessionSecret: string;
-  sanity: { projectId: string; dataset: string; apiVersion: string; token?: string; apiHost?: string; useCdn: boolean } | null;
+  sanity: {
+    projectId: string;
+    dataset: string;
+    apiVersion: string;
+    token?: string;
+    apiHost?: string;
+    useCdn: boolean;
+    webhookSecret?: string;
+    previewSecret?: string;
+  } | null;
   logRequests: boolean;
   requestLimitPerMinute: number;
   mail: { smtpUrl?: string; from: string; mailboxUi: boolean };
@@ -122,6 +135,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (isProduction && !e.SESSION_SECRET) problems.push("SESSION_SECRET: required in production (at least 32 characters)");
   if (isProduction && !e.PUBLIC_URL) problems.push("PUBLIC_URL: required in production (e.g. https://glowcoach.app)");
   if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
+  if (e.SANITY_PREVIEW_SECRET && !e.SANITY_API_TOKEN) problems.push("SANITY_API_TOKEN: required when SANITY_PREVIEW_SECRET is set (drafts are read with it)");
   if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
   if (isProduction && e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
   if (isProduction && e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push("STRIPE_WEBHOOK_SECRET: required in production when STRIPE_SECRET_KEY is set");
@@ -139,7 +153,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     databaseUrl: resolveDatabaseUrl(source),
     sessionSecret: e.SESSION_SECRET ?? devSecret(dataDir, "SESSION_SECRET"),
     sanity: e.SANITY_PROJECT_ID
-      ? { projectId: e.SANITY_PROJECT_ID, dataset: e.SANITY_DATASET, apiVersion: e.SANITY_API_VERSION, token: e.SANITY_API_TOKEN, apiHost: e.SANITY_API_HOST, useCdn: e.SANITY_USE_CDN }
+      ? {
+          projectId: e.SANITY_PROJECT_ID,
+          dataset: e.SANITY_DATASET,
+          apiVersion: e.SANITY_API_VERSION,
+          token: e.SANITY_API_TOKEN,
+          apiHost: e.SANITY_API_HOST,
+          useCdn: e.SANITY_USE_CDN,
+          webhookSecret: e.SANITY_WEBHOOK_SECRET,
+          previewSecret: e.SANITY_PREVIEW_SECRET,
+        }
       : null,
     logRequests: e.LOG_REQUESTS,
     requestLimitPerMinute: e.REQUEST_LIMIT_PER_MINUTE,

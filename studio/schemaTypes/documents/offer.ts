@@ -1,0 +1,144 @@
+/**
+ * An offer (paywall) page: its plans, priced in minor units (cents), and the sections the
+ * page shows, in order. The shape follows the app's offer schema (issue 5,
+ * app/payments/offer-schema.ts); when both are merged, the document rule below should
+ * become `matchesAppSchema(Offer)` so the Studio runs exactly the app's checks.
+ */
+import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
+import { toMarkers, type Problem } from "../validation";
+
+const anchorHint = "An anchor on the page, e.g. #plan-annual.";
+
+function formatMinor(minor: unknown): string {
+  return typeof minor === "number" ? `$${(minor / 100).toFixed(minor % 100 === 0 ? 0 : 2)}` : "no price";
+}
+
+type OfferLike = { plans?: { id?: string; priceMinor?: number; compareAtMinor?: number; tier?: string; priceNote?: string }[]; sections?: { _type?: string; planIds?: string[]; planId?: string }[]; countdownSeconds?: number };
+
+/** The rules the app's offer schema adds on top of field types (see the note above). */
+export function offerProblems(offer: OfferLike): Problem[] {
+  const problems: Problem[] = [];
+  const plans = offer.plans ?? [];
+  const ids = new Set(plans.map((p) => p.id));
+  if (ids.size !== plans.length) problems.push({ path: ["plans"], message: "Plan ids must be unique" });
+  plans.forEach((plan, i) => {
+    if (plan.compareAtMinor !== undefined && plan.priceMinor !== undefined && plan.compareAtMinor <= plan.priceMinor) {
+      problems.push({ path: ["plans", i, "compareAtMinor"], message: `The struck-through price must be more than the price (${formatMinor(plan.priceMinor)})` });
+    }
+    if (plan.tier === "single_payment" && plan.priceNote?.includes("{perDay}")) problems.push({ path: ["plans", i, "priceNote"], message: "{perDay} is for annual plans" });
+  });
+  (offer.sections ?? []).forEach((section, i) => {
+    const refs = section._type === "plans" ? (section.planIds ?? []) : section._type === "finalCta" && section.planId ? [section.planId] : [];
+    for (const ref of refs) if (!ids.has(ref)) problems.push({ path: ["sections", i], message: `No plan has the id "${ref}"` });
+    if (section._type === "countdownBanner" && !offer.countdownSeconds) problems.push({ path: ["sections", i], message: "A countdown banner needs the countdown length" });
+  });
+  return problems;
+}
+
+const offerRules: CustomValidator = (doc) => {
+  if (!doc) return true;
+  const problems = offerProblems(doc as OfferLike);
+  return problems.length ? toMarkers(doc, problems) : true;
+};
+
+const cta = (name: string, title: string) =>
+  defineField({ name, title, type: "object", fields: [defineField({ name: "label", title: "Label", type: "string" }), defineField({ name: "href", title: "Goes to", type: "string", description: anchorHint })] });
+const texts = (name: string, title: string) => defineField({ name, title, type: "array", of: [defineArrayMember({ type: "string" })] });
+const s = (name: string, title: string) => defineField({ name, title, type: "string" });
+const required = (rule: { required(): unknown }) => rule.required() as never;
+
+export const offerPlan = defineType({
+  name: "offerPlan",
+  title: "Plan",
+  type: "object",
+  fields: [
+    defineField({ name: "id", title: "Plan id", type: "string", description: "e.g. annual. Used by checkouts: change it only with a developer.", validation: required }),
+    defineField({
+      name: "tier",
+      title: "Kind",
+      type: "string",
+      options: { list: [{ title: "Monthly", value: "monthly" }, { title: "Annual", value: "annual" }, { title: "One payment", value: "single_payment" }] },
+      validation: required,
+    }),
+    defineField({ name: "name", title: "Name", type: "string", validation: required }),
+    defineField({
+      name: "priceMinor",
+      title: "Price (in cents)",
+      type: "number",
+      description: "What is charged, in cents: 5900 is $59.00.",
+      validation: (rule) => rule.required().integer().min(50).max(10_000_000),
+    }),
+    defineField({ name: "compareAtMinor", title: "Struck-through price (in cents)", type: "number", description: "The “was” price. Must be more than the price.", validation: (rule) => rule.integer().positive() }),
+    defineField({ name: "currency", title: "Currency", type: "string", options: { list: [{ title: "US dollars", value: "usd" }] }, initialValue: "usd" }),
+    defineField({ name: "priceSuffix", title: "After the price", type: "string", description: 'e.g. "/month" or "one-time".', validation: required }),
+    s("badge", "Badge"),
+    defineField({ name: "priceNote", title: "Under the price", type: "string", description: "{perDay} is the annual price per day, {price} the price." }),
+    defineField({ name: "buttonLabel", title: "Button", type: "string", description: "{price} is the price.", validation: required }),
+    texts("features", "What's included"),
+    s("finePrint", "Small print"),
+    defineField({ name: "featured", title: "Highlighted plan", type: "boolean" }),
+  ],
+  preview: {
+    select: { title: "name", price: "priceMinor", was: "compareAtMinor", suffix: "priceSuffix", badge: "badge" },
+    prepare: ({ title, price, was, suffix, badge }) => ({
+      title,
+      subtitle: `${formatMinor(price)}${suffix ?? ""}${was ? ` (was ${formatMinor(was)})` : ""}${badge ? ` · ${badge}` : ""}`,
+    }),
+  },
+});
+
+const section = (name: string, title: string, fields: ReturnType<typeof defineField>[], titleField = "title") =>
+  defineArrayMember({ type: "object", name, title, fields, preview: { select: { subtitle: titleField }, prepare: ({ subtitle }) => ({ title, subtitle }) } });
+
+const lockedProduct = defineArrayMember({
+  type: "object",
+  name: "lockedProduct",
+  fields: [s("name", "Name"), s("kind", "Kind"), s("fitLabel", "Fit label"), defineField({ name: "fitPercent", title: "Fit (%)", type: "number" }), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })],
+});
+
+export const offer = defineType({
+  name: "offer",
+  title: "Offer",
+  type: "document",
+  description: "A page where visitors choose a plan and pay.",
+  fields: [
+    defineField({ name: "offerId", title: "Offer id", type: "string", description: "Used in checkouts and reports: change it only with a developer.", validation: required }),
+    defineField({ name: "path", title: "Address", type: "string", description: "e.g. /subscribe", validation: required }),
+    defineField({ name: "pageTitle", title: "Browser tab title", type: "string", validation: required }),
+    defineField({ name: "description", title: "Description (for search engines)", type: "text", rows: 2, validation: required }),
+    texts("funnels", "Quizzes leading here (ids)"),
+    defineField({ name: "countdownSeconds", title: "Countdown (seconds)", type: "number", description: "Empty: no countdown." }),
+    s("processingLabel", "Button text while the checkout opens"),
+    defineField({ name: "plans", title: "Plans", type: "array", of: [defineArrayMember({ type: "offerPlan" })], validation: (rule) => rule.min(1) }),
+    defineField({
+      name: "sections",
+      title: "Page sections",
+      type: "array",
+      description: "Top to bottom.",
+      of: [
+        section("countdownBanner", "Countdown banner", [s("text", "Text ({time} is the countdown)"), s("badge", "Badge")], "text"),
+        section("hero", "Hero", [s("badge", "Badge"), s("headline", "Headline"), s("subheadline", "Subheadline"), defineField({ name: "rating", title: "Rating", type: "object", fields: [s("value", "Value"), s("label", "Label")] }), texts("benefits", "Benefits"), texts("proof", "Proof line"), cta("cta", "Button")], "headline"),
+        section("plans", "Plans", [s("title", "Title"), s("subtitle", "Subtitle"), texts("planIds", "Plan ids shown")]),
+        section("lockedProducts", "Locked products", [s("title", "Title"), s("subtitle", "Subtitle"), defineField({ name: "products", title: "Products", type: "array", of: [lockedProduct] }), cta("unlock", "Unlock button")]),
+        section("routine", "Routine preview", [s("title", "Title"), s("subtitle", "Subtitle"), defineField({ name: "steps", title: "Steps", type: "array", of: [defineArrayMember({ type: "object", name: "routineItem", fields: [s("name", "Name"), s("detail", "Detail")] })] }), defineField({ name: "visibleSteps", title: "Steps shown unlocked", type: "number" }), s("lockedLabel", "Locked label ({count})"), cta("unlock", "Unlock button")]),
+        section("urgency", "Urgency line", [s("text", "Text"), cta("cta", "Button")], "text"),
+        section("tips", "Tips", [s("title", "Title"), defineField({ name: "tips", title: "Tips", type: "array", of: [defineArrayMember({ type: "object", name: "lockedTip", fields: [s("title", "Title"), s("text", "Text"), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })] })] }), cta("unlock", "Unlock button")]),
+        section("testimonials", "Testimonials", [s("title", "Title"), defineField({ name: "items", title: "Testimonials", type: "array", of: [defineArrayMember({ type: "object", name: "testimonial", fields: [s("name", "Name"), s("detail", "Detail"), defineField({ name: "quote", title: "Quote", type: "text", rows: 3 }), s("before", "Before"), s("after", "After")] })] })]),
+        section("explanation", "Explanation", [s("anchorId", "Anchor id"), s("title", "Title"), texts("paragraphs", "Paragraphs"), texts("points", "Points")]),
+        section("guarantee", "Guarantee", [s("title", "Title"), s("text", "Text")]),
+        section("whatsInside", "What's inside", [s("title", "Title"), defineField({ name: "items", title: "Items", type: "array", of: [defineArrayMember({ type: "object", name: "insideItem", fields: [s("title", "Title"), s("text", "Text")] })] })]),
+        section("faq", "FAQ", [s("title", "Title"), defineField({ name: "items", title: "Questions", type: "array", of: [defineArrayMember({ type: "object", name: "faqItem", fields: [s("question", "Question"), defineField({ name: "answer", title: "Answer", type: "text", rows: 3 })] })] })]),
+        section("finalCta", "Final call to action", [s("title", "Title"), s("text", "Text"), s("planId", "Plan id"), s("buttonLabel", "Button")]),
+        section("secureCheckout", "Secure checkout line", [s("text", "Text")], "text"),
+      ],
+    }),
+  ],
+  validation: (rule) => rule.custom(offerRules),
+  preview: {
+    select: { title: "pageTitle", path: "path", plans: "plans" },
+    prepare: ({ title, path, plans }) => {
+      const first = (plans as { priceMinor?: number; priceSuffix?: string }[] | undefined)?.[0];
+      return { title, subtitle: `${path ?? ""}${first ? ` · from ${formatMinor(first.priceMinor)}${first.priceSuffix ?? ""}` : ""}` };
+    },
+  },
+});

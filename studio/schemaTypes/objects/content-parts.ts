@@ -1,0 +1,49 @@
+/** Small objects the content documents share (app/content/types.ts). */
+import { defineField, defineType } from "@sanity/types";
+
+export const contentImage = defineType({
+  name: "contentImage",
+  title: "Illustration",
+  type: "object",
+  description: "A drawing the app serves itself, from public/images/ (ask a developer to add new ones).",
+  fields: [
+    defineField({ name: "src", title: "File", type: "string", description: "e.g. /images/routine/cleanse.svg" }),
+    defineField({ name: "width", title: "Width (px)", type: "number" }),
+    defineField({ name: "height", title: "Height (px)", type: "number" }),
+    defineField({ name: "alt", title: "Description for screen readers", type: "string" }),
+  ],
+  preview: { select: { title: "alt", subtitle: "src" } },
+});
+
+export const link = defineType({
+  name: "link",
+  title: "Link",
+  type: "object",
+  fields: [
+    defineField({ name: "label", title: "Label", type: "string" }),
+    defineField({ name: "href", title: "Page", type: "string", description: "A path inside the app, e.g. /quiz." }),
+  ],
+  preview: { select: { title: "label", subtitle: "href" } },
+});
+
+export const product = defineType({
+  name: "product",
+  title: "Product",
+  type: "object",
+  fields: [
+    defineField({ name: "name", title: "Name", type: "string" }),
+    defineField({ name: "description", title: "Description", type: "string" }),
+    defineField({ name: "image", title: "Picture", type: "contentImage" }),
+  ],
+  preview: { select: { title: "name", subtitle: "description" } },
+});
+
+export const avoidItem = defineType({
+  name: "avoidItem",
+  title: "Thing to avoid",
+  type: "object",
+  fields: [defineField({ name: "title", title: "Title", type: "string" }), defineField({ name: "text", title: "Why", type: "text", rows: 2 })],
+  preview: { select: { title: "title", subtitle: "text" } },
+});
+
+export const contentParts = [contentImage, link, product, avoidItem];

@@ -1,0 +1,31 @@
+import { defineField, defineType } from "@sanity/types";
+import { SiteSettings } from "../../../app/content/types";
+import { matchesAppSchema } from "../validation";
+
+export const siteSettings = defineType({
+  name: "siteSettings",
+  title: "Site settings",
+  type: "document",
+  description: "Brand name, support address and the claims shown across the site.",
+  fields: [
+    defineField({ name: "brandName", title: "Brand name", type: "string" }),
+    defineField({ name: "tagline", title: "Tagline", type: "string" }),
+    defineField({ name: "supportEmail", title: "Support e-mail", type: "string" }),
+    defineField({
+      name: "claims",
+      title: "Claims",
+      type: "object",
+      description: "Only claims you can prove: they appear on quizzes and offers.",
+      fields: [
+        defineField({ name: "rating", title: "Rating", type: "string", description: "e.g. 4.7" }),
+        defineField({ name: "skinQuizRating", title: "Skin quiz rating", type: "string" }),
+        defineField({ name: "women", title: "Women coached", type: "string", description: "e.g. 10,000+" }),
+        defineField({ name: "learners", title: "Learners", type: "string" }),
+        defineField({ name: "dermatologistApproved", title: "Dermatologist approved", type: "boolean" }),
+      ],
+    }),
+    defineField({ name: "bookingUrl", title: "Booking link", type: "string", description: "Where partners book a call (https://…)." }),
+  ],
+  validation: (rule) => rule.custom(matchesAppSchema(SiteSettings)),
+  preview: { prepare: () => ({ title: "Site settings" }) },
+});

@@ -1,0 +1,51 @@
+/**
+ * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Routine plans,
+ * Tutorials, Pages, Settings. Singletons open straight into their one document.
+ */
+import { CogIcon, DocumentsIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon } from "@sanity/icons";
+import type { StructureBuilder, StructureResolver } from "sanity/structure";
+
+function singleton(S: StructureBuilder, type: string, id: string, title: string) {
+  return S.listItem().title(title).id(id).child(S.document().schemaType(type).documentId(id).title(title));
+}
+
+export const structure: StructureResolver = (S) =>
+  S.list()
+    .title("Content")
+    .items([
+      S.listItem()
+        .title("Funnels")
+        .icon(ListIcon)
+        .child(
+          S.list()
+            .title("Funnels")
+            .items([
+              S.documentTypeListItem("funnel").title("Quizzes"),
+              S.documentTypeListItem("insight").title("Result insights"),
+              S.documentTypeListItem("question").title("Shared questions"),
+            ]),
+        ),
+      S.documentTypeListItem("offer").title("Offers").icon(TagIcon),
+      S.documentTypeListItem("plan").title("Routine plans").icon(ProjectsIcon),
+      S.listItem()
+        .title("Tutorials")
+        .icon(PlayIcon)
+        .child(
+          S.list()
+            .title("Tutorials")
+            .items([
+              S.documentTypeListItem("tutorialStep").title("Tutorial steps"),
+              singleton(S, "tutorialSettings", "tutorialSettings", "Tutorial footer and completion page"),
+            ]),
+        ),
+      S.listItem()
+        .title("Pages")
+        .icon(DocumentsIcon)
+        .child(
+          S.list()
+            .title("Pages")
+            .items([singleton(S, "landingPage", "page-landing", "Landing page"), singleton(S, "homePage", "page-home", "Members' home")]),
+        ),
+      S.divider(),
+      singleton(S, "siteSettings", "siteSettings", "Settings").icon(CogIcon),
+    ]);

@@ -1,0 +1,154 @@
+/**
+ * The app reading from Sanity: the real @sanity/client pointed at a local Sanity API
+ * (fake-sanity.ts) holding the embedded dataset as content:push stores it. Covers what
+ * pages read, caching and the signed webhook that clears it, a broken CMS document falling
+ * back (last good version, else the embedded one), and the preview cookie showing drafts.
+ */
+import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { readEmbeddedDataset } from "~/content/embedded-dataset";
+import { toSanityDocument } from "~/content/sanity-format";
+import { startFakeSanity, type FakeSanity } from "./fake-sanity";
+
+const WEBHOOK_SECRET = "whsec-test-0123456789";
+const PREVIEW_SECRET = "preview-secret-0123456789";
+
+let fake: FakeSanity;
+let content: typeof import("~/content/content.server");
+let webhook: typeof import("~/content/webhook.server");
+let preview: typeof import("~/content/preview.server");
+let landingLoader: typeof import("~/routes/_index").loader;
+let previewRoute: typeof import("~/routes/preview").loader;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeSanity({ documents: readEmbeddedDataset().map(toSanityDocument) });
+  Object.assign(process.env, {
+    SANITY_PROJECT_ID: fake.projectId,
+    SANITY_DATASET: fake.dataset,
+    SANITY_API_TOKEN: fake.token,
+    SANITY_API_HOST: fake.url,
+    SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SANITY_PREVIEW_SECRET: PREVIEW_SECRET,
+  });
+  // Modules read the environment when imported: import them only now.
+  vi.resetModules();
+  content = await import("~/content/content.server");
+  webhook = await import("~/content/webhook.server");
+  preview = await import("~/content/preview.server");
+  landingLoader = (await import("~/routes/_index")).loader;
+  previewRoute = (await import("~/routes/preview")).loader;
+});
+afterAll(async () => {
+  await fake.close();
+  for (const key of ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET", "SANITY_PREVIEW_SECRET"]) delete process.env[key];
+});
+beforeEach(() => {
+  errors.length = 0;
+  vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args.join(" ")));
+  vi.spyOn(console, "log").mockImplementation(() => {});
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+});
+
+async function signedWebhook(body: object, secret = WEBHOOK_SECRET): Promise<Request> {
+  const text = JSON.stringify(body);
+  const signature = await encodeSignatureHeader(text, Date.now(), secret);
+  return new Request("http://app.test/webhooks/sanity", { method: "POST", body: text, headers: { "Content-Type": "application/json", [SIGNATURE_HEADER_NAME]: signature } });
+}
+
+const edit = (id: string, change: (doc: Record<string, any>) => void) => {
+  const doc = structuredClone(fake.get(id)!) as Record<string, any>;
+  change(doc);
+  fake.put(doc as never);
+};
+const queries = () => fake.requests.filter((r) => r.path.includes("/data/query/")).length;
+const landing = async () => (await landingLoader({} as never)) as { headline: string };
+
+describe("content from Sanity", () => {
+  it("pages read published content from the Content Lake, once until a webhook says it changed", async () => {
+    edit("page-landing", (d) => (d.headline = "From the Content Lake"));
+    expect((await landing()).headline).toBe("From the Content Lake");
+    expect(fake.requests.at(-1)).toMatchObject({ perspective: "published" });
+    expect((await content.getFunnelByRoute("/quiz"))?.pageTitle).toBe("Skin quiz");
+
+    const before = queries();
+    edit("page-landing", (d) => (d.headline = "Edited again"));
+    expect((await landing()).headline).toBe("From the Content Lake");
+    expect(queries()).toBe(before);
+
+    const response = await webhook.handleSanityWebhook(await signedWebhook({ _id: "page-landing" }));
+    expect(response.status).toBe(200);
+    expect((await landing()).headline).toBe("Edited again");
+  });
+
+  it("a webhook with a bad, missing or forged signature is refused and changes nothing", async () => {
+    await landing();
+    edit("page-landing", (d) => (d.headline = "Not yet"));
+    const generation = content.contentGeneration();
+    const wrongSecret = await signedWebhook({ _id: "page-landing" }, "another-secret-987654321");
+    const tampered = await signedWebhook({ _id: "page-landing" });
+    const tamperedBody = new Request(tampered.url, { method: "POST", body: JSON.stringify({ _id: "other" }), headers: tampered.headers });
+    const unsigned = new Request("http://app.test/webhooks/sanity", { method: "POST", body: "{}" });
+    const garbage = new Request("http://app.test/webhooks/sanity", { method: "POST", body: "{}", headers: { [SIGNATURE_HEADER_NAME]: "t=1,v1=nonsense" } });
+    for (const request of [wrongSecret, tamperedBody, unsigned, garbage]) {
+      const response = await webhook.handleSanityWebhook(request);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Invalid signature." });
+    }
+    expect(content.contentGeneration()).toBe(generation);
+    expect((await landing()).headline).not.toBe("Not yet");
+    await webhook.handleSanityWebhook(await signedWebhook({}));
+    expect((await landing()).headline).toBe("Not yet");
+  });
+
+  it("an invalid document keeps the last good version, and the log names the document and the path", async () => {
+    expect((await content.getSiteSettings()).supportEmail).toBe("support@glowcoach.app");
+    edit("siteSettings", (d) => (d.supportEmail = "not an e-mail"));
+    await webhook.handleSanityWebhook(await signedWebhook({ _id: "siteSettings" }));
+    expect((await content.getSiteSettings()).supportEmail).toBe("support@glowcoach.app");
+    expect(errors.join("\n")).toMatch(/document siteSettings is invalid and was not used:\n\s+supportEmail: /);
+  });
+
+  it("an invalid document never served before falls back to the embedded one", async () => {
+    edit("insight-skin-acne", (d) => (d.body = []));
+    edit("funnel-crease-crisis", (d) => (d.steps[0].next = [{ _key: "x", to: { step: "gone" } }]));
+    await webhook.handleSanityWebhook(await signedWebhook({}));
+    const insight = await content.getInsight("insight-skin-acne");
+    expect(insight?.title).toBe("Calm breakouts without stripping your skin");
+    expect(insight?.body.length).toBeGreaterThan(0);
+    expect(errors.join("\n")).toMatch(/insight-skin-acne is invalid and was not used:\n\s+body: /);
+    // The funnels were read before (last good); a funnel that breaks is kept as it was.
+    const crease = await content.getFunnelByRoute("/crease-crisis");
+    expect(crease?.steps[0].type === "question" && crease.steps[0].next[0].to).not.toEqual({ step: "gone" });
+    expect(errors.join("\n")).toMatch(/funnel funnel-crease-crisis is invalid and was not used:\n\s+steps\.0\.next\.0\.to\.step: no step "gone"/);
+  });
+
+  it("the preview cookie shows drafts, uncached; without it (or forged) visitors see published content", async () => {
+    const published = (await landing()).headline;
+    fake.put({ ...(fake.get("page-landing") as object), _id: "drafts.page-landing", headline: "Draft headline" } as never);
+
+    const enter = await previewRoute({ request: new Request(`http://app.test/preview?secret=${PREVIEW_SECRET}&path=/quiz`) } as never);
+    expect(enter.status).toBe(303);
+    expect(enter.headers.get("Location")).toBe("/quiz");
+    const cookie = enter.headers.get("Set-Cookie")!;
+    expect(cookie).toMatch(/^gc_preview=\d+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600/);
+    const cookieHeader = cookie.split(";")[0];
+
+    const inPreview = <T>(header: string | undefined, read: () => Promise<T>) => new Promise<T>((resolve, reject) => preview.withContentPreview(header, () => void read().then(resolve, reject)));
+    expect((await inPreview(cookieHeader, landing)).headline).toBe("Draft headline");
+    expect(fake.requests.at(-1)).toMatchObject({ perspective: "drafts" });
+    expect((await landing()).headline).toBe(published);
+    // Funnels too (the drafts perspective adds _originalId, which the strict funnel format must not choke on).
+    fake.put({ ...(fake.get("funnel-app-goal") as object), _id: "drafts.funnel-app-goal", pageTitle: "Draft goal" } as never);
+    expect((await inPreview(cookieHeader, () => content.getFunnelByRoute("/app-goal")))?.pageTitle).toBe("Draft goal");
+    expect((await content.getFunnelByRoute("/app-goal"))?.pageTitle).not.toBe("Draft goal");
+    const forged = cookieHeader.replace(/\.[\w-]+$/, ".AAAA");
+    expect((await inPreview(forged, landing)).headline).toBe(published);
+
+    const wrong = await previewRoute({ request: new Request("http://app.test/preview?secret=guess&path=/quiz") } as never);
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("Set-Cookie")).toBeNull();
+    const offsite = await previewRoute({ request: new Request(`http://app.test/preview?secret=${PREVIEW_SECRET}&path=//evil.example`) } as never);
+    expect(offsite.headers.get("Location")).toBe("/");
+  });
+});

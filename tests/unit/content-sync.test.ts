@@ -1,0 +1,143 @@
+/**
+ * content:push and content:pull against a local Sanity API (fake-sanity.ts) with the real
+ * @sanity/client: a round trip leaves the files byte for byte as they were, a second push
+ * writes nothing, and a marketer's edit comes back as exactly that change.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { createClient } from "@sanity/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readEmbeddedDataset } from "~/content/embedded-dataset";
+import { pullContent, pushContent, type ContentClient } from "../../scripts/content-sync";
+import { startFakeSanity, type FakeSanity } from "./fake-sanity";
+
+const run = promisify(execFile);
+const tsx = path.resolve("node_modules/.bin/tsx");
+
+/** A copy of the content files only, so tests can pull into it. */
+function copyContent(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "glow-content-"));
+  fs.cpSync("content", path.join(root, "content"), { recursive: true });
+  fs.cpSync("funnels", path.join(root, "funnels"), { recursive: true });
+  return root;
+}
+
+function snapshot(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const dir of ["content", "funnels"]) {
+    for (const name of fs.readdirSync(path.join(root, dir)).sort()) files[`${dir}/${name}`] = fs.readFileSync(path.join(root, dir, name), "utf8");
+  }
+  return files;
+}
+
+let fake: FakeSanity;
+let client: ContentClient;
+const roots: string[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeSanity();
+  client = createClient({
+    projectId: fake.projectId,
+    dataset: fake.dataset,
+    apiVersion: "2025-02-19",
+    token: fake.token,
+    useCdn: false,
+    perspective: "published",
+    apiHost: fake.url,
+    useProjectHostname: false,
+  }) as unknown as ContentClient;
+});
+afterAll(async () => {
+  await fake.close();
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe("content:push and content:pull", () => {
+  it("push writes every document with stable ids and list keys; a second push writes nothing", async () => {
+    const first = await pushContent(client, process.cwd());
+    const local = readEmbeddedDataset();
+    expect(first.written.sort()).toEqual(local.map((d) => d._id).sort());
+    expect(first.unchanged).toEqual([]);
+
+    const skin = fake.get("funnel-skin") as Record<string, any>;
+    expect(skin.steps[1]).toMatchObject({ _key: "1", _type: "questionStep", id: "1" });
+    expect(skin.steps[1].questions[0].options[0]).toMatchObject({ _key: "normal", value: "normal" });
+    const makeup = fake.get("funnel-makeup") as Record<string, any>;
+    const shared = makeup.steps.flatMap((s: any) => s.questions ?? []).find((q: any) => q._ref);
+    expect(shared).toMatchObject({ _type: "reference", _ref: expect.stringMatching(/^question-/) });
+
+    const revisions = fake.all().map((d) => `${d._id}@${d._rev}`);
+    const second = await pushContent(client, process.cwd());
+    expect(second.written).toEqual([]);
+    expect(second.unchanged).toHaveLength(local.length);
+    expect(fake.all().map((d) => `${d._id}@${d._rev}`)).toEqual(revisions);
+  });
+
+  it("pull of what was pushed gives back the files exactly", async () => {
+    const root = copyContent();
+    roots.push(root);
+    const before = snapshot(root);
+    const report = await pullContent(client, root);
+    expect(report).toEqual({ changedFiles: [], removedFiles: [] });
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it("a marketer's edit, new document and deletion come back as exactly those changes", async () => {
+    const root = copyContent();
+    roots.push(root);
+    const before = snapshot(root);
+    // As the Studio would save them: an edited headline, a new insight (with Studio keys), a deleted funnel.
+    const landing = fake.get("page-landing")!;
+    fake.put({ ...landing, headline: "Calm skin, one step at a time" });
+    fake.put({ _id: "insight-new", _type: "insight", title: "New", summary: "S", body: ["B"], highlights: [{ _key: "x1", _type: "span" } as never].slice(1) });
+    fake.remove("funnel-app-goal");
+
+    const report = await pullContent(client, root);
+    expect(report.changedFiles.sort()).toEqual(["content/insights.ndjson", "content/site.ndjson"]);
+    expect(report.removedFiles).toEqual(["funnels/app-goal.json"]);
+    const after = snapshot(root);
+    expect(after["content/site.ndjson"]).toBe(before["content/site.ndjson"].replace("Skin you feel good in, one simple routine at a time", "Calm skin, one step at a time"));
+    expect(after["content/insights.ndjson"]).toBe(
+      `${before["content/insights.ndjson"]}{"_id": "insight-new", "_type": "insight", "title": "New", "summary": "S", "body": ["B"], "highlights": []}\n`,
+    );
+    expect(after["funnels/app-goal.json"]).toBeUndefined();
+
+    // Pushing the pulled files back writes only what changed (the deleted funnel stays deleted).
+    const push = await pushContent(client, root);
+    expect(push.written).toEqual([]);
+  });
+
+  it("the npm scripts refuse to run without the Sanity variables, naming them", async () => {
+    const env = { ...process.env, SANITY_PROJECT_ID: "", SANITY_API_TOKEN: "" };
+    const failure = await run(tsx, ["scripts/content.ts", "push"], { env }).catch((e) => e);
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toMatch(/SANITY_PROJECT_ID: is required/);
+    expect(failure.stderr).toMatch(/SANITY_API_TOKEN: is required/);
+  }, 30_000);
+
+  it("npm run content:push and content:pull work end to end against the API", async () => {
+    const root = copyContent();
+    roots.push(root);
+    const own = await startFakeSanity();
+    try {
+      const env = { ...process.env, SANITY_PROJECT_ID: own.projectId, SANITY_DATASET: own.dataset, SANITY_API_TOKEN: own.token, SANITY_API_HOST: own.url };
+      const script = path.resolve("scripts/content.ts");
+      const count = readEmbeddedDataset().length;
+      const push = await run(tsx, [script, "push"], { env, cwd: root });
+      expect(push.stdout).toContain(`content:push to fakeproject/production: ${count} written, 0 unchanged`);
+      const again = await run(tsx, [script, "push"], { env, cwd: root });
+      expect(again.stdout).toContain(`content:push to fakeproject/production: 0 written, ${count} unchanged`);
+      const pull = await run(tsx, [script, "pull"], { env, cwd: root });
+      expect(pull.stdout).toContain("content:pull from fakeproject/production: 0 files updated, 0 removed");
+      // A wrong token is refused by the API, and the script says so instead of pretending.
+      const refused = await run(tsx, [script, "push"], { env: { ...env, SANITY_API_TOKEN: "wrong" }, cwd: root }).catch((e) => e);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("content:push failed: Unauthorized - Session not found");
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+});

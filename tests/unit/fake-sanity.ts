@@ -1,0 +1,129 @@
+/**
+ * A local server speaking the part of the Sanity HTTP API the app and the content scripts
+ * use, answering GROQ with groq-js over an in-memory dataset: queries (GET and POST, with
+ * perspectives published / drafts / raw) and mutations. The real @sanity/client talks to it
+ * with `apiHost: fake.url, useProjectHostname: false`.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { evaluate, parse } from "groq-js";
+
+export type FakeDocument = { _id: string; _type: string; [key: string]: unknown };
+
+export type FakeSanity = {
+  url: string;
+  projectId: string;
+  dataset: string;
+  token: string;
+  /** Every request: method, path (without query string), perspective, and the query text. */
+  requests: { method: string; path: string; perspective: string; query?: string }[];
+  get(id: string): FakeDocument | undefined;
+  all(): FakeDocument[];
+  put(doc: FakeDocument): void;
+  remove(id: string): void;
+  close(): Promise<void>;
+};
+
+type Mutation = Record<string, { _id?: string; id?: string; set?: Record<string, unknown> } & Record<string, unknown>>;
+
+function view(docs: FakeDocument[], perspective: string): FakeDocument[] {
+  if (perspective === "raw") return docs;
+  const published = docs.filter((d) => !d._id.startsWith("drafts."));
+  if (perspective !== "drafts" && perspective !== "previewDrafts") return published;
+  // Drafts take the place of their published document, under the published id.
+  const byId = new Map(published.map((d) => [d._id, d]));
+  for (const draft of docs.filter((d) => d._id.startsWith("drafts."))) {
+    const id = draft._id.slice("drafts.".length);
+    byId.set(id, { ...draft, _id: id, _originalId: draft._id });
+  }
+  return [...byId.values()];
+}
+
+export async function startFakeSanity(options: { documents?: FakeDocument[]; port?: number; projectId?: string; dataset?: string; token?: string } = {}): Promise<FakeSanity> {
+  const projectId = options.projectId ?? "fakeproject";
+  const dataset = options.dataset ?? "production";
+  const token = options.token ?? "fake-token";
+  const docs = new Map<string, FakeDocument>();
+  let revision = 0;
+  const stamp = (doc: FakeDocument): FakeDocument => {
+    const now = new Date().toISOString();
+    const createdAt = (docs.get(doc._id)?._createdAt as string | undefined) ?? now;
+    const { _rev, _createdAt, _updatedAt, ...rest } = doc;
+    return { ...rest, _rev: `rev${++revision}`, _createdAt: createdAt, _updatedAt: now } as FakeDocument;
+  };
+  for (const doc of options.documents ?? []) docs.set(doc._id, stamp(doc));
+  const requests: FakeSanity["requests"] = [];
+
+  const server = http.createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+      const authorized = req.headers.authorization === `Bearer ${token}`;
+      const match = /^\/v[\d-]+\/data\/(query|mutate|doc)\/([^/]+)(?:\/(.*))?$/.exec(url.pathname);
+      const perspective = url.searchParams.get("perspective") ?? "published";
+      requests.push({ method: req.method ?? "GET", path: url.pathname, perspective, query: body?.query ?? url.searchParams.get("query") ?? undefined });
+      // Like Sanity: a token that is sent must be valid, whatever the request.
+      if (req.headers.authorization && !authorized) return send(401, { error: "Unauthorized", message: "Session not found" });
+      if (!match) return send(404, { error: "Not found" });
+      if (match[2] !== dataset) return send(404, { error: `Dataset "${match[2]}" not found` });
+
+      if (match[1] === "query") {
+        if (perspective !== "published" && !authorized) return send(401, { error: "Unauthorized", message: "Drafts need a token" });
+        const query = body?.query ?? url.searchParams.get("query");
+        const params: Record<string, unknown> = { ...(body?.params ?? {}) };
+        for (const [key, value] of url.searchParams) if (key.startsWith("$")) params[key.slice(1)] = JSON.parse(value);
+        const tree = parse(query, { params });
+        const result = await (await evaluate(tree, { dataset: view([...docs.values()], perspective), params })).get();
+        return send(200, { query, result, ms: 1 });
+      }
+      if (match[1] === "mutate") {
+        if (!authorized) return send(401, { error: "Unauthorized" });
+        const results: { id: string; operation: string }[] = [];
+        for (const mutation of (body?.mutations ?? []) as Mutation[]) {
+          const [operation, arg] = Object.entries(mutation)[0];
+          if (operation === "createOrReplace" || operation === "create" || operation === "createIfNotExists") {
+            const doc = arg as unknown as FakeDocument;
+            if (operation === "create" && docs.has(doc._id)) return send(409, { error: `Document "${doc._id}" already exists` });
+            if (operation === "createIfNotExists" && docs.has(doc._id)) continue;
+            docs.set(doc._id, stamp(doc));
+            results.push({ id: doc._id, operation: "create" });
+          } else if (operation === "delete") {
+            docs.delete(String(arg.id));
+            results.push({ id: String(arg.id), operation: "delete" });
+          } else if (operation === "patch" && arg.set) {
+            const existing = docs.get(String(arg.id));
+            if (!existing) return send(404, { error: `Document "${arg.id}" not found` });
+            docs.set(existing._id, stamp({ ...existing, ...arg.set }));
+            results.push({ id: existing._id, operation: "update" });
+          } else {
+            return send(400, { error: `Unsupported mutation ${operation}` });
+          }
+        }
+        return send(200, { transactionId: `tx${revision}`, results });
+      }
+      return send(404, { error: "Not found" });
+    } catch (error) {
+      send(400, { error: (error as Error).message });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    projectId,
+    dataset,
+    token,
+    requests,
+    get: (id) => docs.get(id),
+    all: () => [...docs.values()],
+    put: (doc) => docs.set(doc._id, stamp(doc)),
+    remove: (id) => void docs.delete(id),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

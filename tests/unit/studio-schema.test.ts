@@ -1,0 +1,168 @@
+/**
+ * The Studio's schema and validation (studio/schemaTypes) against the app's: every document
+ * of the embedded dataset passes both, and broken documents fail both, each problem on the
+ * field a marketer would fix.
+ */
+import { evaluate, parse } from "groq-js";
+import { describe, expect, it } from "vitest";
+import { HomePage, Insight, LandingPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "~/content/types";
+import { STEP_TYPE_NAMES, toSanityDocument } from "~/content/sanity-format";
+import { lintFunnels } from "~/funnels/lint";
+import { resolveFunnel } from "~/funnels/resolve";
+import { schemaProblems, studioSchema, validateWithStudio, type StudioMarker } from "../../studio/validate";
+import { embeddedDataset, sharedQuestions } from "./helpers";
+
+const stored = () => embeddedDataset().map((d) => toSanityDocument(structuredClone(d)));
+
+/** The Studio's client for custom rules: GROQ over the dataset as stored in Sanity. */
+const fetchFrom = (docs: Record<string, unknown>[]) => async (query: string, params: Record<string, unknown> = {}) =>
+  (await evaluate(parse(query, { params }), { dataset: docs, params })).get();
+
+const errors = (markers: StudioMarker[]) => markers.filter((m) => m.level === "error");
+const pathText = (path: StudioMarker["path"]) => path.map((p) => (typeof p === "object" ? `[${p._key}]` : String(p))).join(".");
+
+const appSchemas: Record<string, { safeParse(v: unknown): { success: boolean } }> = {
+  insight: Insight,
+  siteSettings: SiteSettings,
+  landingPage: LandingPage,
+  plan: Plan,
+  tutorialStep: TutorialStep,
+  tutorialSettings: TutorialSettings,
+  homePage: HomePage,
+};
+
+/** What the app does with a document of this type: true when it would render it. */
+function appAccepts(doc: Record<string, unknown>): boolean {
+  if (doc._type === "funnel") return resolveFunnel(doc, sharedQuestions()).ok;
+  const schema = appSchemas[String(doc._type)];
+  return schema ? schema.safeParse(doc).success : true;
+}
+
+describe("Studio schema", () => {
+  it("is a valid Sanity schema (what sanity build checks)", () => {
+    expect(schemaProblems().filter((p) => p.severity === "error")).toEqual([]);
+  });
+
+  it("has a document type for every type in the dataset, and the step kinds content:push names", () => {
+    for (const type of new Set(embeddedDataset().map((d) => d._type))) expect(studioSchema.get(type)?.name, type).toBe(type);
+    for (const name of Object.values(STEP_TYPE_NAMES)) expect(studioSchema.get(name)?.jsonType, name).toBe("object");
+  });
+});
+
+describe("every document of the embedded dataset", () => {
+  const docs = stored();
+  const ids = new Set(docs.map((d) => d._id));
+
+  it.each(docs.map((d) => [d._id, d] as const))("%s passes the Studio and the app", async (_id, doc) => {
+    expect(appAccepts(doc)).toBe(true);
+    const markers = await validateWithStudio(doc, fetchFrom(docs), { knownIds: ids });
+    expect(markers.map((m) => `${m.level} ${pathText(m.path)}: ${m.message}`)).toEqual([]);
+    // "cli" also flags fields the Studio has no input for (a marketer could not edit them).
+    const unknown = await validateWithStudio(doc, fetchFrom(docs), { knownIds: ids, environment: "cli" });
+    expect(unknown.map((m) => `${pathText(m.path)}: ${m.message}`)).toEqual([]);
+  });
+});
+
+describe("broken documents fail in the Studio as in the app", () => {
+  const docs = stored();
+  const byId = (id: string) => structuredClone(docs.find((d) => d._id === id)!) as Record<string, any>;
+
+  async function studioErrors(doc: Record<string, unknown>) {
+    return errors(await validateWithStudio(doc, fetchFrom(docs.map((d) => (d._id === doc._id ? doc : d))))).map((m) => `${pathText(m.path)}: ${m.message}`);
+  }
+
+  it("a result rule pointing at an option that does not exist", async () => {
+    const skin = byId("funnel-skin");
+    const result = skin.steps.find((s: any) => s.type === "result");
+    result.pick.rules[0].when[0].anyOf = ["no-such-option"];
+    expect(appAccepts(skin)).toBe(false);
+    const found = await studioErrors(skin);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^steps\.\[[^\]]+\]\.pick\.rules\.\[[^\]]+\]\.when\.\[[^\]]+\]\.anyOf\.0: "\w+" has no option "no-such-option"$/);
+  });
+
+  it("a funnel step nothing leads to", async () => {
+    const skin = byId("funnel-skin");
+    // Step 1 skips step 2: step 2 can no longer be reached from the first step.
+    const two = skin.steps.findIndex((s: any) => s.id === "2");
+    skin.steps[two - 1].next = [{ _key: "k", to: { step: skin.steps[two + 1].id } }];
+    expect(appAccepts(skin)).toBe(true); // the engine could run it ...
+    const lint = lintFunnels({ files: [{ file: "skin.json", doc: skin }], dataset: embeddedDataset(), appRoutes: ["*"] });
+    expect(lint.errors.join("\n")).toMatch(/skin\.json: 2: unreachable/); // ... but funnels:check refuses it, and so does the Studio.
+    expect(await studioErrors(skin)).toEqual([`steps.[2]: unreachable: no branch leads here from the first step "0"`]);
+  });
+
+  it("a step going to a step that does not exist, and a shared question's rule on a missing option", async () => {
+    const makeup = byId("funnel-makeup");
+    const step = makeup.steps.find((s: any) => s.type === "question");
+    step.next = [{ _key: "only", to: { step: "nowhere" } }];
+    expect(appAccepts(makeup)).toBe(false);
+    expect((await studioErrors(makeup)).join("\n")).toContain(`steps.[${step._key}].next.[only].to.step: no step "nowhere"`);
+  });
+
+  it("a shared question without options", async () => {
+    const question = byId("question-longevity-goal");
+    question.options = question.options.slice(0, 1);
+    expect(await studioErrors(question)).toEqual(["options: needs at least two options"]);
+    // Funnels asking it cannot resolve in the app.
+    const shared = new Map(sharedQuestions());
+    shared.set("question-longevity-goal", question);
+    expect(resolveFunnel(byId("funnel-makeup"), shared).ok).toBe(false);
+  });
+
+  it("a routine plan whose step count does not match its steps", async () => {
+    const plan = byId("clear-healthy-skin");
+    plan.steps.pop();
+    expect(appAccepts(plan)).toBe(false);
+    expect(await studioErrors(plan)).toEqual(["stepCount: stepCount must equal the number of steps"]);
+  });
+
+  it("a tutorial step with two tips instead of three, and an empty title", async () => {
+    const step = byId("tutorial-step-1");
+    step.tips.pop();
+    step.title = "  ";
+    expect(appAccepts(step)).toBe(false);
+    expect((await studioErrors(step)).sort()).toEqual(["tips: Must have exactly 3", "title: Required"]);
+  });
+
+  it("site settings with a support address that is not an e-mail and an http booking link", async () => {
+    const settings = byId("siteSettings");
+    settings.supportEmail = "support at glowcoach";
+    settings.bookingUrl = "http://cal.com/glowcoach";
+    expect(appAccepts(settings)).toBe(false);
+    expect((await studioErrors(settings)).map((e) => e.split(":")[0]).sort()).toEqual(["bookingUrl", "supportEmail"]);
+  });
+
+  it("a draft is checked under its published id (singletons have fixed ids)", async () => {
+    const settings = { ...byId("siteSettings"), _id: "drafts.siteSettings" };
+    expect(await studioErrors(settings)).toEqual([]);
+  });
+
+  it("an offer whose struck-through price is not above the price, or whose section names a missing plan", async () => {
+    const offer = {
+      _id: "offer-test",
+      _type: "offer",
+      offerId: "skincare",
+      path: "/subscribe",
+      pageTitle: "Your Clear Skin Plan",
+      description: "Unlock your plan.",
+      plans: [
+        { _key: "annual", id: "annual", tier: "annual", name: "Annual Plan", priceMinor: 5900, compareAtMinor: 9900, priceSuffix: "/year", buttonLabel: "Unlock - {price}/year" },
+        { _key: "monthly", id: "monthly", tier: "monthly", name: "Monthly Plan", priceMinor: 999, priceSuffix: "/month", buttonLabel: "Continue" },
+      ],
+      sections: [
+        { _key: "p", _type: "plans", title: "Choose your plan", planIds: ["annual", "monthly"] },
+        { _key: "f", _type: "faq", title: "Questions", items: [{ _key: "q", question: "Can I cancel?", answer: "Anytime." }] },
+      ],
+    };
+    expect(await studioErrors(offer)).toEqual([]);
+    offer.plans[0].compareAtMinor = 5900;
+    offer.sections[0].planIds = ["annual", "lifetime"];
+    expect(await studioErrors(offer)).toEqual([
+      "plans.[annual].compareAtMinor: The struck-through price must be more than the price ($59)",
+      'sections.[p]: No plan has the id "lifetime"',
+    ]);
+    const preview = studioSchema.get("offerPlan")!.preview!;
+    expect(preview.prepare!({ title: "Annual Plan", price: 5900, was: 9900, suffix: "/year", badge: "Most Popular" })).toEqual({ title: "Annual Plan", subtitle: "$59/year (was $99) · Most Popular" });
+  });
+});
