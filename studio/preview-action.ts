@@ -27,6 +27,10 @@ export function pagePathOf(doc: Partial<SanityDocument> | null | undefined): str
       return "/completion";
     case "homePage":
       return "/home";
+    case "partnershipsPage":
+      return "/partnerships";
+    case "legalPage":
+      return typeof doc.slug === "string" ? `/${doc.slug}` : null;
     case "landingPage":
     case "siteSettings":
       return "/";

@@ -1,6 +1,7 @@
 /**
  * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Routine plans,
- * Tutorials, Pages, Settings. Singletons open straight into their one document.
+ * Tutorials, Pages (landing, partnerships, members' home, legal pages), Settings.
+ * Singletons open straight into their one document.
  */
 import { CogIcon, DocumentsIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon } from "@sanity/icons";
 import type { StructureBuilder, StructureResolver } from "sanity/structure";
@@ -44,7 +45,12 @@ export const structure: StructureResolver = (S) =>
         .child(
           S.list()
             .title("Pages")
-            .items([singleton(S, "landingPage", "page-landing", "Landing page"), singleton(S, "homePage", "page-home", "Members' home")]),
+            .items([
+              singleton(S, "landingPage", "page-landing", "Landing page"),
+              singleton(S, "partnershipsPage", "page-partnerships", "Partnerships page (for brands)"),
+              singleton(S, "homePage", "page-home", "Members' home"),
+              S.documentTypeListItem("legalPage").title("Legal pages (privacy, terms)"),
+            ]),
         ),
       S.divider(),
       singleton(S, "siteSettings", "siteSettings", "Settings").icon(CogIcon),

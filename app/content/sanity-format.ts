@@ -74,15 +74,26 @@ export function toSanityDocument(doc: Document): Document {
   return withKeys(rest, null) as Document;
 }
 
-function withoutCmsFields(value: unknown, depth: number): unknown {
-  if (Array.isArray(value)) return value.map((item) => withoutCmsFields(item, depth + 1));
+/**
+ * Lists whose items' `_type` is part of the content, by document type: the app's schema
+ * tells the items apart by it (an offer's sections: `{"_type": "hero", ...}`), so the files
+ * hold it and pull keeps it. Everywhere else inside a document `_type` is the Studio's.
+ */
+const TYPED_LISTS: Readonly<Record<string, readonly string[]>> = {
+  offer: ["sections"],
+};
+
+function withoutCmsFields(value: unknown, depth: number, keepType = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutCmsFields(item, depth + 1, keepType));
   if (isObject(value)) {
+    const typedLists = depth === 0 && typeof value._type === "string" ? (TYPED_LISTS[value._type] ?? []) : [];
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
       if (SYSTEM_FIELDS.has(key) || key === "_key") continue;
-      // Inside a document _type is only the Studio's bookkeeping (a reference is known by its _ref).
-      if (key === "_type" && depth > 0) continue;
-      out[key] = withoutCmsFields(inner, depth + 1);
+      // Inside a document _type is only the Studio's bookkeeping (a reference is known by its
+      // _ref), except on the items of a typed list.
+      if (key === "_type" && depth > 0 && !keepType) continue;
+      out[key] = Array.isArray(inner) && typedLists.includes(key) ? inner.map((item) => withoutCmsFields(item, depth + 2, true)) : withoutCmsFields(inner, depth + 1);
     }
     return out;
   }

@@ -6,6 +6,7 @@
  */
 import { funnel } from "./documents/funnel";
 import { insight } from "./documents/insight";
+import { legalPage } from "./documents/legal-page";
 import { offer, offerPlan } from "./documents/offer";
 import { plan, planStep } from "./documents/plan";
 import { question } from "./documents/question";
@@ -14,14 +15,16 @@ import { contentParts } from "./objects/content-parts";
 import { funnelParts } from "./objects/funnel-parts";
 import { landingPage } from "./singletons/landing-page";
 import { homePage, tutorialSettings } from "./singletons/members-pages";
+import { partnershipsPage } from "./singletons/partnerships-page";
 import { siteSettings } from "./singletons/site-settings";
 
-export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep];
+export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep, legalPage];
 
 /** Singleton documents by type, with the one _id the app reads each from (app/content/queries.ts). */
 export const singletons = [
   { type: siteSettings, id: "siteSettings" },
   { type: landingPage, id: "page-landing" },
+  { type: partnershipsPage, id: "page-partnerships" },
   { type: homePage, id: "page-home" },
   { type: tutorialSettings, id: "tutorialSettings" },
 ] as const;

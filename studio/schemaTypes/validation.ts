@@ -67,10 +67,18 @@ export function zodProblems(schema: Parser, doc: unknown): Problem[] {
   }));
 }
 
-/** A document-level rule: the document must parse with the app's schema. */
-export function matchesAppSchema(schema: Parser): CustomValidator {
+/** Rewords one of the app's messages for marketers (it may look at the document); else the message as it is. */
+export type Explain = (problem: Problem, doc: Record<string, unknown>) => string;
+
+/**
+ * A document-level rule: the document must parse with the app's schema. `explain` only
+ * rewords the app's own messages (the rules stay the app's).
+ */
+export function matchesAppSchema(schema: Parser, explain?: Explain): CustomValidator {
   return (doc) => {
     const problems = zodProblems(schema, doc);
-    return problems.length ? toMarkers(doc, problems) : true;
+    if (!problems.length) return true;
+    const worded = explain ? problems.map((p) => ({ ...p, message: explain(p, doc as Record<string, unknown>) })) : problems;
+    return toMarkers(doc, worded);
   };
 }

@@ -76,12 +76,12 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
   const { base, child } = await startStripeModeServer(fake);
   try {
     // Stand-ins for Stripe's hosted pages.
-    await page.route("https://checkout.stripe.test/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
-    await page.route("https://billing.stripe.test/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe customer portal (fake)</h1>" }));
+    await page.route("https://checkout.stripe.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
+    await page.route("https://billing.stripe.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe customer portal (fake)</h1>" }));
 
     await page.goto(`${base}/subscribe`);
     await page.getByRole("article", { name: "Annual Plan" }).getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" }).click();
-    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     await expect(page.getByRole("heading", { name: "Stripe Checkout (fake)" })).toBeVisible();
     const sent = fake.checkoutRequests.at(-1)!;
     expect(sent).toMatchObject({ mode: "subscription", "line_items[0][price_data][unit_amount]": "5900", "line_items[0][price_data][recurring][interval]": "year", cancel_url: `${base}/subscribe` });
@@ -107,7 +107,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     // 'Manage Subscription' goes to Stripe's customer portal, returning to /profile.
     const portal = await page.request.post(`${base}/billing/portal`, { maxRedirects: 0 });
     expect(portal.status()).toBe(303);
-    expect(portal.headers().location).toMatch(/^https:\/\/billing\.stripe\.test\//);
+    expect(portal.headers().location).toMatch(/^https:\/\/billing\.stripe\.com\//);
     expect(fake.portalRequests.at(-1)).toEqual({ customer: `cus_${sessionId}`, return_url: `${base}/profile` });
 
     if (jsEnabled(testInfo)) {

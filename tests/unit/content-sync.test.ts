@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { createClient } from "@sanity/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEmbeddedDataset } from "~/content/embedded-dataset";
+import { fromSanityDocument } from "~/content/sanity-format";
 import { pullContent, pushContent, type ContentClient } from "../../scripts/content-sync";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
 
@@ -140,4 +141,34 @@ describe("content:push and content:pull", () => {
       await own.close();
     }
   }, 60_000);
+});
+
+describe("Sanity's fields in and out of a document", () => {
+  it("pull drops the Studio's item types but keeps an offer's section types, which the app reads", () => {
+    const fromStudio = {
+      _id: "offer-new",
+      _type: "offer",
+      _rev: "r1",
+      plans: [{ _key: "a1", _type: "offerPlan", id: "annual", features: ["x"] }],
+      sections: [
+        { _key: "s1", _type: "hero", headline: "Hi", cta: { _type: "cta", label: "Go", href: "#plan-annual" } },
+        { _key: "s2", _type: "faq", title: "Q", items: [{ _key: "q1", _type: "faqItem", question: "?", answer: "!" }] },
+      ],
+    };
+    expect(fromSanityDocument(fromStudio)).toEqual({
+      _id: "offer-new",
+      _type: "offer",
+      plans: [{ id: "annual", features: ["x"] }],
+      sections: [
+        { _type: "hero", headline: "Hi", cta: { label: "Go", href: "#plan-annual" } },
+        { _type: "faq", title: "Q", items: [{ question: "?", answer: "!" }] },
+      ],
+    });
+    // A legal page's sections are plain objects: their Studio type goes.
+    expect(fromSanityDocument({ _id: "page-x", _type: "legalPage", sections: [{ _key: "k", _type: "legalSection", heading: "H" }] })).toEqual({
+      _id: "page-x",
+      _type: "legalPage",
+      sections: [{ heading: "H" }],
+    });
+  });
 });

@@ -68,7 +68,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         id,
         object: "checkout.session",
         mode: fields.mode,
-        url: `https://checkout.stripe.test/c/pay/${id}`,
+        url: `https://checkout.stripe.com/c/pay/${id}`,
         status: "open",
         payment_status: "unpaid",
         created: Math.floor(Date.now() / 1000),
@@ -95,7 +95,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (req.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
       fake.portalRequests.push(fields);
-      return send(200, { id: `bps_${++counter}`, object: "billing_portal.session", url: `https://billing.stripe.test/p/session/${counter}`, customer: fields.customer, return_url: fields.return_url });
+      return send(200, { id: `bps_${++counter}`, object: "billing_portal.session", url: `https://billing.stripe.com/p/session/${counter}`, customer: fields.customer, return_url: fields.return_url });
     }
     send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
   });

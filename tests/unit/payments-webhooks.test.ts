@@ -316,7 +316,7 @@ describe("billing portal", () => {
     expect(recurring).not.toBeNull();
     const answer = await openBillingPortal(recurring!.userId);
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("Location")).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+    expect(answer.headers.get("Location")).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     expect(fake.portalRequests.at(-1)).toEqual({ customer: recurring!.stripeCustomerId, return_url: `${env.publicUrl}/profile` });
 
     const lifetime = await db.subscription.findFirst({ where: { tier: "single_payment" } });

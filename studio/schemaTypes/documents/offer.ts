@@ -1,11 +1,11 @@
 /**
  * An offer (paywall) page: its plans, priced in minor units (cents), and the sections the
- * page shows, in order. The shape follows the app's offer schema (issue 5,
- * app/payments/offer-schema.ts); when both are merged, the document rule below should
- * become `matchesAppSchema(Offer)` so the Studio runs exactly the app's checks.
+ * page shows, in order. The Studio runs the app's own offer schema
+ * (app/payments/offer-schema.ts), so it flags exactly what the app would refuse to show.
  */
-import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
-import { toMarkers, type Problem } from "../validation";
+import { defineArrayMember, defineField, defineType } from "@sanity/types";
+import { Offer } from "../../../app/payments/offer-schema";
+import { matchesAppSchema, type Explain } from "../validation";
 
 const anchorHint = "An anchor on the page, e.g. #plan-annual.";
 
@@ -13,67 +13,49 @@ function formatMinor(minor: unknown): string {
   return typeof minor === "number" ? `$${(minor / 100).toFixed(minor % 100 === 0 ? 0 : 2)}` : "no price";
 }
 
-type OfferLike = { plans?: { id?: string; priceMinor?: number; compareAtMinor?: number; tier?: string; priceNote?: string }[]; sections?: { _type?: string; planIds?: string[]; planId?: string }[]; countdownSeconds?: number };
-
-/** The rules the app's offer schema adds on top of field types (see the note above). */
-export function offerProblems(offer: OfferLike): Problem[] {
-  const problems: Problem[] = [];
-  const plans = offer.plans ?? [];
-  const ids = new Set(plans.map((p) => p.id));
-  if (ids.size !== plans.length) problems.push({ path: ["plans"], message: "Plan ids must be unique" });
-  plans.forEach((plan, i) => {
-    if (plan.compareAtMinor !== undefined && plan.priceMinor !== undefined && plan.compareAtMinor <= plan.priceMinor) {
-      problems.push({ path: ["plans", i, "compareAtMinor"], message: `The struck-through price must be more than the price (${formatMinor(plan.priceMinor)})` });
-    }
-    if (plan.tier === "single_payment" && plan.priceNote?.includes("{perDay}")) problems.push({ path: ["plans", i, "priceNote"], message: "{perDay} is for annual plans" });
-  });
-  (offer.sections ?? []).forEach((section, i) => {
-    const refs = section._type === "plans" ? (section.planIds ?? []) : section._type === "finalCta" && section.planId ? [section.planId] : [];
-    for (const ref of refs) if (!ids.has(ref)) problems.push({ path: ["sections", i], message: `No plan has the id "${ref}"` });
-    if (section._type === "countdownBanner" && !offer.countdownSeconds) problems.push({ path: ["sections", i], message: "A countdown banner needs the countdown length" });
-  });
-  return problems;
-}
-
-const offerRules: CustomValidator = (doc) => {
-  if (!doc) return true;
-  const problems = offerProblems(doc as OfferLike);
-  return problems.length ? toMarkers(doc, problems) : true;
+/** The app's offer rules in marketers' words (the rules themselves are the app's). */
+export const explainOfferProblem: Explain = ({ path, message }, doc) => {
+  if (message === "must be more than the price" && path[0] === "plans" && typeof path[1] === "number") {
+    const plan = (doc.plans as { priceMinor?: unknown }[] | undefined)?.[path[1]];
+    return `The struck-through price must be more than the price (${formatMinor(plan?.priceMinor)})`;
+  }
+  const unknownPlan = /^unknown plan "(.*)"$/.exec(message);
+  if (unknownPlan) return `No plan has the id "${unknownPlan[1]}"`;
+  if (message === "plan ids must be unique") return "Plan ids must be unique";
+  if (message === "a countdown banner needs countdownSeconds") return "A countdown banner needs the countdown length";
+  return message;
 };
 
 const cta = (name: string, title: string) =>
   defineField({ name, title, type: "object", fields: [defineField({ name: "label", title: "Label", type: "string" }), defineField({ name: "href", title: "Goes to", type: "string", description: anchorHint })] });
 const texts = (name: string, title: string) => defineField({ name, title, type: "array", of: [defineArrayMember({ type: "string" })] });
 const s = (name: string, title: string) => defineField({ name, title, type: "string" });
-const required = (rule: { required(): unknown }) => rule.required() as never;
 
 export const offerPlan = defineType({
   name: "offerPlan",
   title: "Plan",
   type: "object",
   fields: [
-    defineField({ name: "id", title: "Plan id", type: "string", description: "e.g. annual. Used by checkouts: change it only with a developer.", validation: required }),
+    defineField({ name: "id", title: "Plan id", type: "string", description: "e.g. annual. Used by checkouts: change it only with a developer." }),
     defineField({
       name: "tier",
       title: "Kind",
       type: "string",
       options: { list: [{ title: "Monthly", value: "monthly" }, { title: "Annual", value: "annual" }, { title: "One payment", value: "single_payment" }] },
-      validation: required,
     }),
-    defineField({ name: "name", title: "Name", type: "string", validation: required }),
+    defineField({ name: "name", title: "Name", type: "string" }),
     defineField({
       name: "priceMinor",
       title: "Price (in cents)",
       type: "number",
-      description: "What is charged, in cents: 5900 is $59.00.",
-      validation: (rule) => rule.required().integer().min(50).max(10_000_000),
+      description: "What is charged, in cents: 5900 is $59.00 (at least 50).",
     }),
-    defineField({ name: "compareAtMinor", title: "Struck-through price (in cents)", type: "number", description: "The “was” price. Must be more than the price.", validation: (rule) => rule.integer().positive() }),
+    defineField({ name: "compareAtMinor", title: "Struck-through price (in cents)", type: "number", description: "The “was” price. Must be more than the price." }),
     defineField({ name: "currency", title: "Currency", type: "string", options: { list: [{ title: "US dollars", value: "usd" }] }, initialValue: "usd" }),
-    defineField({ name: "priceSuffix", title: "After the price", type: "string", description: 'e.g. "/month" or "one-time".', validation: required }),
+    defineField({ name: "priceSuffix", title: "After the price", type: "string", description: 'e.g. "/month" or "one-time".' }),
     s("badge", "Badge"),
     defineField({ name: "priceNote", title: "Under the price", type: "string", description: "{perDay} is the annual price per day, {price} the price." }),
-    defineField({ name: "buttonLabel", title: "Button", type: "string", description: "{price} is the price.", validation: required }),
+    defineField({ name: "buttonLabel", title: "Button", type: "string", description: "{price} is the price." }),
     texts("features", "What's included"),
     s("finePrint", "Small print"),
     defineField({ name: "featured", title: "Highlighted plan", type: "boolean" }),
@@ -102,14 +84,14 @@ export const offer = defineType({
   type: "document",
   description: "A page where visitors choose a plan and pay.",
   fields: [
-    defineField({ name: "offerId", title: "Offer id", type: "string", description: "Used in checkouts and reports: change it only with a developer.", validation: required }),
-    defineField({ name: "path", title: "Address", type: "string", description: "e.g. /subscribe", validation: required }),
-    defineField({ name: "pageTitle", title: "Browser tab title", type: "string", validation: required }),
-    defineField({ name: "description", title: "Description (for search engines)", type: "text", rows: 2, validation: required }),
+    defineField({ name: "offerId", title: "Offer id", type: "string", description: "Used in checkouts and reports: change it only with a developer." }),
+    defineField({ name: "path", title: "Address", type: "string", description: "e.g. /subscribe" }),
+    defineField({ name: "pageTitle", title: "Browser tab title", type: "string" }),
+    defineField({ name: "description", title: "Description (for search engines)", type: "text", rows: 2 }),
     texts("funnels", "Quizzes leading here (ids)"),
     defineField({ name: "countdownSeconds", title: "Countdown (seconds)", type: "number", description: "Empty: no countdown." }),
     s("processingLabel", "Button text while the checkout opens"),
-    defineField({ name: "plans", title: "Plans", type: "array", of: [defineArrayMember({ type: "offerPlan" })], validation: (rule) => rule.min(1) }),
+    defineField({ name: "plans", title: "Plans", type: "array", of: [defineArrayMember({ type: "offerPlan" })] }),
     defineField({
       name: "sections",
       title: "Page sections",
@@ -133,7 +115,7 @@ export const offer = defineType({
       ],
     }),
   ],
-  validation: (rule) => rule.custom(offerRules),
+  validation: (rule) => rule.custom(matchesAppSchema(Offer, explainOfferProblem)),
   preview: {
     select: { title: "pageTitle", path: "path", plans: "plans" },
     prepare: ({ title, path, plans }) => {

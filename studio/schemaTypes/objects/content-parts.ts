@@ -46,4 +46,35 @@ export const avoidItem = defineType({
   preview: { select: { title: "title", subtitle: "text" } },
 });
 
-export const contentParts = [contentImage, link, product, avoidItem];
+export const pageMeta = defineType({
+  name: "pageMeta",
+  title: "Search and sharing",
+  type: "object",
+  description: "The page's title and description in search results, browser tabs and shared links.",
+  fields: [
+    defineField({ name: "title", title: "Page title", type: "string" }),
+    defineField({ name: "description", title: "Description", type: "text", rows: 3, description: "At most 300 characters." }),
+  ],
+  preview: { select: { title: "title", subtitle: "description" } },
+});
+
+export const titledText = defineType({
+  name: "titledText",
+  title: "Title and text",
+  type: "object",
+  fields: [defineField({ name: "title", title: "Title", type: "string" }), defineField({ name: "text", title: "Text", type: "text", rows: 2 })],
+  preview: { select: { title: "title", subtitle: "text" } },
+});
+
+export const stat = defineType({
+  name: "stat",
+  title: "Figure",
+  type: "object",
+  fields: [
+    defineField({ name: "value", title: "Figure", type: "string", description: "e.g. 4.7 or +40%" }),
+    defineField({ name: "label", title: "What it means", type: "string" }),
+  ],
+  preview: { select: { title: "value", subtitle: "label" } },
+});
+
+export const contentParts = [contentImage, link, product, avoidItem, pageMeta, titledText, stat];

@@ -1,4 +1,4 @@
-import { defineField, defineType } from "@sanity/types";
+import { defineArrayMember, defineField, defineType } from "@sanity/types";
 import { SiteSettings } from "../../../app/content/types";
 import { matchesAppSchema } from "../validation";
 
@@ -6,7 +6,7 @@ export const siteSettings = defineType({
   name: "siteSettings",
   title: "Site settings",
   type: "document",
-  description: "Brand name, support address and the claims shown across the site.",
+  description: "Brand name, support address, the claims shown across the site and the footer links.",
   fields: [
     defineField({ name: "brandName", title: "Brand name", type: "string" }),
     defineField({ name: "tagline", title: "Tagline", type: "string" }),
@@ -24,7 +24,14 @@ export const siteSettings = defineType({
         defineField({ name: "dermatologistApproved", title: "Dermatologist approved", type: "boolean" }),
       ],
     }),
-    defineField({ name: "bookingUrl", title: "Booking link", type: "string", description: "Where partners book a call (https://…)." }),
+    defineField({ name: "bookingUrl", title: "Booking link", type: "string", description: "Where brands book a demo from the partnerships page (https://…)." }),
+    defineField({
+      name: "footerLinks",
+      title: "Footer links",
+      type: "array",
+      description: "Links in the footer of every page, e.g. the partnerships and legal pages.",
+      of: [defineArrayMember({ type: "link" })],
+    }),
   ],
   validation: (rule) => rule.custom(matchesAppSchema(SiteSettings)),
   preview: { prepare: () => ({ title: "Site settings" }) },
