@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
-import { chromium } from "@playwright/test";
+import { launchBrowser } from "./screenshot-browser.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -49,7 +49,7 @@ db.close();
 const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir, "dev-secrets.json"), "utf8"));
 const cookie = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+const browser = await launchBrowser();
 for (const [device, viewport] of Object.entries({ desktop: { width: 1280, height: 860 }, phone: { width: 412, height: 915 } })) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: device === "phone" ? 2 : 1, isMobile: device === "phone", timezoneId: "UTC" });
   await context.addCookies([{ name: "gc_session", value: cookie, url: base }]);

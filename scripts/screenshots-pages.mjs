@@ -2,17 +2,14 @@
 //   node scripts/screenshots-pages.mjs http://127.0.0.1:3000 out-dir [gc_session cookie value for an admin]
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "@playwright/test";
+import { launchBrowser } from "./screenshot-browser.mjs";
 
 const base = process.argv[2] ?? "http://127.0.0.1:3000";
 const out = process.argv[3] ?? "test-results/screenshots";
 const adminCookie = process.argv[4];
 fs.mkdirSync(out, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-});
+const browser = await launchBrowser();
 const viewports = { desktop: { width: 1280, height: 860 }, phone: { width: 412, height: 915 } };
 const pages = [["landing", "/"], ["partnerships", "/partnerships"], ["terms", "/terms-of-service"], ["privacy", "/privacy-policy"]];
 if (adminCookie) pages.push(["admin", "/admin"]);

@@ -3,16 +3,13 @@
 // Walks the skin quiz so the question, analysing and result screens are included.
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "@playwright/test";
+import { launchBrowser } from "./screenshot-browser.mjs";
 
 const base = process.argv[2] ?? "http://127.0.0.1:3000";
 const out = process.argv[3] ?? "test-results/screenshots";
 fs.mkdirSync(out, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-});
+const browser = await launchBrowser();
 const viewports = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
 
 for (const [device, viewport] of Object.entries(viewports)) {

@@ -6,6 +6,7 @@
 import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { forgetPages } from "~/funnels/page-cache.server";
 import { env } from "~/utils/env.server";
+import { readBodyText } from "~/utils/form.server";
 import { invalidateContent } from "./content.server";
 
 /** Sanity sends the document's projection; a large body is not a Sanity webhook. */
@@ -13,28 +14,10 @@ const MAX_BODY_BYTES = 256 * 1024;
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 
-async function readBody(request: Request): Promise<string | null> {
-  if (Number(request.headers.get("Content-Length") ?? "0") > MAX_BODY_BYTES || !request.body) return request.body ? null : "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
 export async function handleSanityWebhook(request: Request): Promise<Response> {
   const secret = env.sanity?.webhookSecret;
   if (!secret) return json(404, { error: "Sanity webhooks are not set up on this server (SANITY_WEBHOOK_SECRET)." });
-  const body = await readBody(request);
+  const body = await readBodyText(request, MAX_BODY_BYTES);
   if (body === null) return json(413, { error: "The request body is too large." });
   const signature = request.headers.get(SIGNATURE_HEADER_NAME);
   let valid = false;

@@ -11,10 +11,18 @@ export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTE
   if (type !== "application/x-www-form-urlencoded") {
     return { ok: false, status: 415, error: "Please submit the form from the page." };
   }
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > maxBytes) return tooLarge;
-  if (!request.body) return { ok: true, entries: [] };
+  const text = await readBodyText(request, maxBytes);
+  if (text === null) return tooLarge;
+  return { ok: true, entries: [...new URLSearchParams(text).entries()] };
+}
 
+/**
+ * The request body as text, or null when it is (or declares itself) larger than `maxBytes`:
+ * reading stops at the limit, so an oversized body is never held in memory.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string | null> {
+  if (Number(request.headers.get("Content-Length") ?? "0") > maxBytes) return null;
+  if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -24,12 +32,11 @@ export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTE
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      return tooLarge;
+      return null;
     }
     chunks.push(value);
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
-  return { ok: true, entries: [...new URLSearchParams(text).entries()] };
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** Named fields of a form, one value each (a repeated field keeps its first value). */

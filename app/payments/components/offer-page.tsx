@@ -143,6 +143,17 @@ function Timed({ text }: { text: string }) {
 }
 
 /** A link to a plan card that also selects it (the spec's scroll buttons). */
+/** "Unlock …" under locked content: scrolls to (and selects) the plan it names. */
+function UnlockButton({ unlock }: { unlock: { href: string; label: string } }) {
+  return (
+    <div className="mt-6 text-center">
+      <ScrollButton href={unlock.href} className="btn-secondary">
+        <LockIcon /> {unlock.label}
+      </ScrollButton>
+    </div>
+  );
+}
+
 function ScrollButton({ href, children, className }: { href: string; children: ReactNode; className: string }) {
   const { select } = usePage();
   const planId = planIdOf(href);
@@ -355,11 +366,7 @@ function LockedProducts({ section }: { section: Of<"lockedProducts"> }) {
           </li>
         ))}
       </ul>
-      <div className="mt-6 text-center">
-        <ScrollButton href={section.unlock.href} className="btn-secondary">
-          <LockIcon /> {section.unlock.label}
-        </ScrollButton>
-      </div>
+      <UnlockButton unlock={section.unlock} />
     </Wrap>
   );
 }
@@ -455,11 +462,7 @@ function Tips({ section }: { section: Of<"tips"> }) {
           </li>
         ))}
       </ul>
-      <div className="mt-6 text-center">
-        <ScrollButton href={section.unlock.href} className="btn-secondary">
-          <LockIcon /> {section.unlock.label}
-        </ScrollButton>
-      </div>
+      <UnlockButton unlock={section.unlock} />
     </Wrap>
   );
 }
