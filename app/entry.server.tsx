@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -6,8 +5,11 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
+import { lowPriorityModulePreloads } from "./utils/module-preloads.server";
 import { contentSecurityPolicy } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
+import { StylesheetTextContext } from "./styles/stylesheet";
+import { stylesheetText } from "./styles/stylesheet.server";
 import type { RootData } from "./root";
 
 // The HTTP server (server.mjs) reads these from the server build.
@@ -50,13 +52,15 @@ export default function handleRequest(
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <StylesheetTextContext.Provider value={stylesheetText()}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </StylesheetTextContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = lowPriorityModulePreloads();
           if (reusable) {
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));

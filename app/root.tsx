@@ -20,14 +20,13 @@ import { getSiteSettings } from "~/content/content.server";
 import { takeToast } from "~/utils/toast.server";
 import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
 import { useNonce } from "~/security/nonce";
-import stylesheet from "~/styles/app.css?url";
+import { Stylesheet } from "~/styles/stylesheet";
 import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
 import { pixelBootstrap } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
 import { seo } from "~/utils/seo";
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -62,6 +61,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#fbf6f1" />
         <Meta />
+        <Stylesheet nonce={nonce} />
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />

@@ -1,5 +1,5 @@
 // `npm run bench`: server throughput, measured in one run on this machine.
-// `npm run bench -- --only=funnel` or `--only=routine` runs one section.
+// `npm run bench -- --only=funnel`, `--only=routine` or `--only=lighthouse` runs one section.
 //
 // GET /quiz/3 (a visitor with two answers saved) on the production server, against a
 // bare node:http server returning the very same HTML bytes. autocannon, 50
@@ -12,6 +12,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { benchLighthouse } from "./bench-lighthouse.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -128,6 +129,10 @@ if (!only || only === "funnel") {
 
 if (!only || only === "routine") {
   await benchRoutine({ base, dataDir, sessionSecret: SESSION_SECRET, serverPid: server.pid });
+}
+
+if (!only || only === "lighthouse") {
+  await benchLighthouse({ base });
 }
 
 stop();
