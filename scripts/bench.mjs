@@ -1,5 +1,6 @@
 // `npm run bench`: server throughput, measured in one run on this machine.
-// `npm run bench -- --only=funnel`, `--only=routine` or `--only=lighthouse` runs one section.
+// `npm run bench -- --only=funnel`, `--only=routine`, `--only=load` or `--only=lighthouse`
+// runs one section.
 //
 // GET /quiz/3 (a visitor with two answers saved) on the production server, against a
 // bare node:http server returning the very same HTML bytes. autocannon, 50
@@ -13,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { benchLighthouse } from "./bench-lighthouse.mjs";
+import { benchLoad } from "./bench-load.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -30,7 +32,9 @@ const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".
 // A known secret, so the routine section can sign session cookies for the members it creates.
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 const server = spawn(process.execPath, ["scripts/start.mjs"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0", SESSION_SECRET, REQUEST_LIMIT_PER_MINUTE: "1000000" },
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0", SESSION_SECRET,
+    // The load section gives each simulated member its own address and day (see bench-load.mjs).
+    REQUEST_LIMIT_PER_MINUTE: "1000000", TRUST_PROXY: "1", TEST_CLOCK: "1" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const stop = () => server.kill("SIGTERM");
@@ -84,51 +88,66 @@ function warmUp(url, headers) {
 
 await waitForServer();
 
-if (!only || only === "funnel") {
-  await post("/quiz", "");
-  await post("/quiz/1", "skinType=dry");
-  await post("/quiz/2", "mainConcern=acne&mainConcern=redness");
-  const headers = { cookie: cookieHeader() };
-  const page = await fetch(`${base}/quiz/3`, { headers, redirect: "manual" });
-  if (page.status !== 200) throw new Error(`GET /quiz/3: ${page.status}`);
+/** GET `pathname` on our server against a bare node:http server answering with the same bytes. */
+async function againstBare(pathname, headers, mustShow) {
+  const page = await fetch(`${base}${pathname}`, { headers, redirect: "manual" });
+  if (page.status !== 200) throw new Error(`GET ${pathname}: ${page.status}`);
   const html = Buffer.from(await page.arrayBuffer());
-  if (!html.includes("Step 3 of 12")) throw new Error("GET /quiz/3 did not render step 3");
-
+  if (!html.includes(mustShow)) throw new Error(`GET ${pathname} did not show "${mustShow}"`);
   const bare = http.createServer((req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": html.length });
     res.end(html);
   });
   await new Promise((r) => bare.listen(BARE_PORT, "127.0.0.1", r));
-
-  await warmUp(`http://127.0.0.1:${BARE_PORT}/quiz/3`, headers);
-  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}/quiz/3`, headers);
-  await warmUp(`${base}/quiz/3`, headers);
-  const ours = await run(`${base}/quiz/3`, headers);
-  const rendered = await run(`${base}/quiz/3`, headers, uncached);
+  await warmUp(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
+  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
   bare.close();
+  await warmUp(`${base}${pathname}`, headers);
+  const ours = await run(`${base}${pathname}`, headers);
+  return { bytes: html.length, bareResult, ours };
+}
 
-  const rows = [
-    ["bare node:http, same bytes", bareResult],
-    ["Glow Coach GET /quiz/3", ours],
-    ["Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered],
+if (!only || only === "funnel") {
+  await post("/quiz", "");
+  await post("/quiz/1", "skinType=dry");
+  await post("/quiz/2", "mainConcern=acne&mainConcern=redness");
+  const visitor = { cookie: cookieHeader() };
+  const quiz = await againstBare("/quiz/3", visitor, "Step 3 of 12");
+  const rendered = await run(`${base}/quiz/3`, visitor, uncached);
+  const offer = await againstBare("/subscribe", visitor, "Unlock My Clear Skin Plan");
+  // The same visitor registers: /home as a signed-in member (rendered per member, never cached).
+  await post("/registration", new URLSearchParams({ name: "Bench Member", email: `bench-home-${Date.now()}@glowcoach.test`, password: "bench-password-1", confirmPassword: "bench-password-1" }).toString());
+  const home = await againstBare("/home", { cookie: cookieHeader() }, "Current Streak");
+
+  const pages = [
+    ["GET /quiz/3 (answers cookie)", quiz],
+    ["GET /subscribe (same visitor)", offer],
+    ["GET /home (signed-in member)", home],
   ];
-  const ratio = ours.requests.average / bareResult.requests.average;
-  const errors = ours.errors + ours.non2xx;
-
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${html.length} bytes of HTML, node ${process.version}, ${os.cpus().length} cores\n`);
+  const row = (name, r) => `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`;
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}, ${os.cpus().length} cores\n`);
   console.log("| server | req/s (mean) | p50 ms | p99 ms | non-2xx + errors |");
   console.log("|---|---:|---:|---:|---:|");
-  for (const [name, r] of rows) {
-    console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`);
+  for (const [name, { bytes, bareResult, ours }] of pages) {
+    console.log(row(`bare node:http, the same ${bytes} bytes as ${name.split(" ")[1]}`, bareResult));
+    console.log(row(`Glow Coach ${name}`, ours));
   }
-  console.log(`\nThroughput ratio (ours / bare): ${(ratio * 100).toFixed(1)}% (target ≥ 30%)`);
-  console.log(`p99 latency: ${ours.latency.p99} ms (target ≤ 50 ms)`);
-  console.log(`Full render on every request: ${((rendered.requests.average / bareResult.requests.average) * 100).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`);
-  console.log(ratio >= 0.3 && ours.latency.p99 <= 50 && errors === 0 ? "Targets met." : "Targets NOT met.");
+  console.log(row("Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered));
+  console.log("");
+  for (const [name, { bareResult, ours }] of pages) {
+    const ratio = ours.requests.average / bareResult.requests.average;
+    const met = ratio >= 0.3 && ours.latency.p99 <= 50 && ours.errors + ours.non2xx === 0;
+    console.log(`${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${ours.latency.p99} ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}`);
+  }
+  console.log(`Full render on every request: ${((rendered.requests.average / quiz.bareResult.requests.average) * 100).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`);
 }
 
 if (!only || only === "routine") {
   await benchRoutine({ base, dataDir, sessionSecret: SESSION_SECRET, serverPid: server.pid });
+}
+
+if (!only || only === "load") {
+  await benchLoad({ base, dataDir });
 }
 
 if (!only || only === "lighthouse") {
