@@ -34,7 +34,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
   await shot("magic");
   await page.getByRole("button", { name: /^Sign in as/ }).click();
   await page.waitForURL("**/home");
-  await page.locator("summary[aria-label^='Account menu']").click();
+  await page.locator("summary[aria-label*='Account menu']").click();
   await shot("home-avatar-menu");
   await page.goto(`${base}/admin`);
   await shot("admin");

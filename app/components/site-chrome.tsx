@@ -60,7 +60,7 @@ function AvatarMenu({ user }: { user: NonNullable<HeaderUser> }) {
     <details className="group relative">
       <summary
         className="flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-full bg-rose-600 text-sm font-semibold text-white [&::-webkit-details-marker]:hidden"
-        aria-label={`Account menu for ${user.email}`}
+        aria-label={`${user.initials}, Account menu for ${user.email}`}
       >
         {user.initials}
       </summary>

@@ -39,6 +39,15 @@ function Panel({ id, title, children, aside }: { id: string; title: string; chil
   );
 }
 
+/** A chart or table that scrolls sideways on a phone: a focusable region, so the keyboard can scroll it too. */
+function ScrollX({ label, className, children }: { label: string; className: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className={`${className} overflow-x-auto`}>
+      {children}
+    </div>
+  );
+}
+
 function Stat({ label, value, note, testId }: { label: string; value: string | number; note?: string; testId?: string }) {
   return (
     <div className="rounded-2xl border border-line bg-cream px-4 py-3" data-testid={testId}>
@@ -104,9 +113,9 @@ export default function Admin() {
                 <details className="mt-4" open={funnel.id === funnels[0]?.id}>
                   <summary className="cursor-pointer text-sm font-semibold text-rose-700">Drop-off by step</summary>
                   {/* Scrolls sideways on a phone rather than shrinking the labels to nothing. */}
-                  <div className="mt-3 overflow-x-auto">
+                  <ScrollX label={`${funnel.title}: drop-off by step`} className="mt-3">
                     <DropOffChart title={funnel.title} steps={funnel.steps} />
-                  </div>
+                  </ScrollX>
                 </details>
               ) : null}
             </li>
@@ -139,7 +148,7 @@ export default function Admin() {
         </dl>
         <h3 className="mt-6 font-semibold">Revenue by offer, last {period} days</h3>
         {revenue.length ? (
-          <div className="mt-2 overflow-x-auto">
+          <ScrollX label="Revenue by offer" className="mt-2">
             <table className="w-full text-left text-sm" data-testid="revenue-table">
               <thead className="text-muted">
                 <tr>
@@ -158,7 +167,7 @@ export default function Admin() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollX>
         ) : (
           <p className="mt-2 text-sm text-muted">No purchases in this period.</p>
         )}
@@ -169,7 +178,7 @@ export default function Admin() {
           Buyers from each funnel who completed the routine on days 1-7 and 22-30 after buying (day 1 is the day of purchase). Only buyers for whom the whole window has passed count.
         </p>
         {retention.length ? (
-          <div className="mt-4 overflow-x-auto">
+          <ScrollX label="Retention by funnel" className="mt-4">
             <table className="w-full text-left text-sm" data-testid="retention-table">
               <thead className="text-muted">
                 <tr>
@@ -192,7 +201,7 @@ export default function Admin() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollX>
         ) : (
           <p className="mt-3 text-sm text-muted">No buyers yet.</p>
         )}
@@ -243,7 +252,7 @@ export default function Admin() {
         ) : null}
         {query ? (
           members.length ? (
-            <div className="mt-5 overflow-x-auto">
+            <ScrollX label="Members found" className="mt-5">
               <table className="w-full text-left text-sm" data-testid="members-table">
                 <thead className="text-muted">
                   <tr>
@@ -291,7 +300,7 @@ export default function Admin() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollX>
           ) : (
             <p className="mt-4 text-sm text-muted">No member matches “{query}”.</p>
           )

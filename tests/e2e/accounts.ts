@@ -42,5 +42,5 @@ export async function signIn(page: Page, email: string): Promise<void> {
 
 /** The header's avatar menu (a <summary>) for a signed-in member. */
 export function accountMenu(page: Page, email: string) {
-  return page.locator(`summary[aria-label="Account menu for ${email}"]`);
+  return page.locator(`summary[aria-label$="Account menu for ${email}"]`);
 }

@@ -167,7 +167,8 @@ test.describe("prototype app flow", () => {
     await cont.click();
     await expect(page).toHaveURL("/app-quiz/4");
     await tap(page, "Daily", "/app-quiz/5");
-    await tap(page, "Beginner", "/app-quiz/6");
+    // An option card is named by all it shows: its label and its description.
+    await tap(page, "Beginner I keep it simple", "/app-quiz/6");
     await tap(page, "10 minutes", "/app-insights");
 
     await expect(page.getByRole("heading", { level: 1, name: "Here's what we learned about you" })).toBeVisible();

@@ -185,28 +185,20 @@ function AdvanceButton({
   disabled: boolean;
   onChoose?: (event: React.MouseEvent<HTMLButtonElement>) => void;
 }) {
-  const id = useId();
+  // Named by everything it shows (label, description, badge), so the name matches what people see.
   return (
     <button
       type="submit"
       name={question.field}
       value={option.value}
       aria-pressed={selected}
-      aria-labelledby={`${id}-label`}
-      aria-describedby={option.description ? `${id}-description` : undefined}
       disabled={disabled && !selected}
       onClick={onChoose}
       className="flex w-full items-center gap-4 rounded-2xl border border-line bg-white px-4 py-4 text-left shadow-soft transition-colors hover:border-rose-200 aria-pressed:border-rose-500 aria-pressed:bg-rose-50"
     >
       <span className="flex min-w-0 flex-1 flex-col">
-        <span id={`${id}-label`} className="text-lg font-medium text-ink">
-          {option.label}
-        </span>
-        {option.description ? (
-          <span id={`${id}-description`} className="text-sm text-muted">
-            {option.description}
-          </span>
-        ) : null}
+        <span className="text-lg font-medium text-ink">{option.label}</span>
+        {option.description ? <span className="text-sm text-muted">{option.description}</span> : null}
       </span>
       {option.badge ? <span className="rounded-full bg-rose-600 px-2.5 py-0.5 text-xs font-semibold text-white">{option.badge}</span> : null}
       <span

@@ -26,7 +26,7 @@ export function TutorialFooter({ footer }: { footer: TutorialFooterData }) {
               <li key={link.label}>
                 {link.href === null ? (
                   // 'Careers' and 'Press' have no page yet (the spec: they do nothing).
-                  <span className="text-muted/80">{link.label}</span>
+                  <span className="text-muted">{link.label}</span>
                 ) : link.href.startsWith("#") ? (
                   <a href={link.href} className="font-medium text-ink/80 hover:text-rose-700">
                     {link.label}

@@ -394,7 +394,7 @@ function Routine({ section }: { section: Of<"routine"> }) {
                 <li key={step.name} className="card flex items-center gap-4 p-5">
                   <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-rose-100 font-semibold text-rose-700">{section.visibleSteps + i + 1}</span>
                   <p className="flex-1 font-semibold">{step.name}</p>
-                  <span className="text-muted" aria-label="locked">
+                  <span className="text-muted" role="img" aria-label="Locked">
                     <LockIcon />
                   </span>
                 </li>

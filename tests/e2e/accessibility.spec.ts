@@ -1,0 +1,284 @@
+/**
+ * axe on every page of the app and the states a visitor can reach on it (form errors,
+ * expired links, the test checkout, signed-in member and admin pages, 404 and 429):
+ * no serious or critical violation anywhere. Every funnel is walked step by step from the
+ * content dataset, so a new funnel or step is scanned without editing this file.
+ */
+import crypto from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { requestSignInEmail, uniqueEmail, useOwnIp } from "./accounts";
+import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
+import { signInLinkFrom } from "./mail-server";
+import { signedInMember } from "./members-helpers";
+import { DAY_MS, seedCompletion, seedEvents, seedSubscriptionAt, seedUser } from "./site-pages-helpers";
+import { jsEnabled } from "./support";
+
+test.beforeEach(async ({ context }, testInfo) => {
+  // axe-core runs inside the page: without JavaScript it never answers.
+  test.skip(!jsEnabled(testInfo), "axe needs JavaScript in the page");
+  await useOwnIp(context);
+});
+// The end of each entrance animation is what people read: scan that, not a half-faded frame.
+test.use({ reducedMotion: "reduce" });
+
+/** Runs axe on the page as it is now; serious and critical violations fail the test (softly, so one run lists every page). */
+async function scan(page: Page, name: string) {
+  await page.waitForLoadState("load");
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const found = serious.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.impact}): ${node.target.join(" ")} — ${v.help}`));
+  // One annotation per page scanned, for the JSON reporter's tally.
+  test.info().annotations.push({ type: "axe", description: `${name}: ${found.length}` });
+  expect.soft(found, `axe: ${name} (${new URL(page.url()).pathname}${new URL(page.url()).search})`).toEqual([]);
+}
+
+async function visitAndScan(page: Page, path: string, name = path) {
+  await page.goto(path);
+  await scan(page, name);
+}
+
+test.describe("public pages", () => {
+  const PAGES = [
+    "/",
+    "/app",
+    "/subscribe",
+    "/subscribe-otp",
+    "/sales",
+    "/cakey-otp",
+    "/email-instructions",
+    "/partnerships",
+    "/privacy-policy",
+    "/terms-of-service",
+    "/home",
+    "/login",
+    "/login?method=password",
+    "/registration",
+    "/dev/mailbox",
+    "/no-such-page",
+    "/payment-success",
+    "/payment-success?session_id=cs_local_doesnotexist12345",
+    "/checkout/test/cs_local_doesnotexist12345",
+    "/plan/no-such-plan",
+  ];
+  test("landing, offers, legal, sign-in and error pages", async ({ page }) => {
+    test.setTimeout(120_000);
+    for (const path of PAGES) await visitAndScan(page, path);
+  });
+
+  test("open states: the FAQ and the account menu", async ({ page, context, baseURL }) => {
+    await page.goto("/sales");
+    await page.locator("details summary").first().click();
+    await scan(page, "offer FAQ item open");
+    await signedInMember(context, baseURL!);
+    await page.goto("/");
+    await page.locator("summary[aria-label*='Account menu']").click();
+    await scan(page, "account menu open");
+  });
+});
+
+/** Takes the step forward the way a visitor would; the step's own controls only. */
+async function advance(page: Page, type: FunnelOutline["steps"][number]["type"]) {
+  const main = page.locator("main");
+  if (type === "intro") return main.locator("form button[type=submit]").first().click();
+  if (type === "insight" || type === "summary") return main.locator("a.btn-primary").first().click();
+  if (type !== "question") return; // analysing moves on by itself; a result is the end
+  const optionButtons = main.locator("fieldset button[aria-pressed]");
+  if (await optionButtons.count()) return optionButtons.first().click();
+  for (const fieldset of await main.locator("form fieldset").all()) await fieldset.locator("label").first().click();
+  await main.locator(".continue-button").click();
+}
+
+/**
+ * Walks funnels from `start`, scanning every step, and goes on into the funnel a step leads
+ * to, until `target` has been seen whole (or a result or a page outside the funnels).
+ */
+async function walkFunnels(page: Page, funnels: FunnelOutline[], target: FunnelOutline) {
+  const seen = new Map<string, Set<string>>(funnels.map((f) => [f.id, new Set()]));
+  await page.goto(target.route);
+  for (let i = 0; i < 80; i++) {
+    const path = new URL(page.url()).pathname;
+    const funnel = funnels.find((f) => stepAt(f, path));
+    if (!funnel) break;
+    const step = stepAt(funnel, path)!;
+    await expect(page.locator("main h1")).toBeVisible();
+    if (!seen.get(funnel.id)!.has(step.id)) await scan(page, `${funnel.id} step ${step.id} (${step.type})`);
+    seen.get(funnel.id)!.add(step.id);
+    if (step.type === "result" || seen.get(target.id)!.size === target.steps.length) break;
+    await advance(page, step.type);
+    await page.waitForURL((url) => url.pathname !== path, { timeout: 15_000 });
+  }
+  return [...seen.get(target.id)!];
+}
+
+test.describe("every funnel, every step", () => {
+  const funnels = funnelsInDataset();
+  for (const funnel of funnels) {
+    test(`${funnel.id} (${funnel.route})`, async ({ page }) => {
+      test.setTimeout(120_000);
+      const scanned = await walkFunnels(page, funnels, funnel);
+      expect(scanned.sort()).toEqual(funnel.steps.map((s) => s.id).sort());
+    });
+  }
+});
+
+test.describe("sign-in states", () => {
+  test("check your e-mail, wrong code, the link's confirm page, used, superseded, expired and broken links", async ({ page, browser }, testInfo) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail("a11y-link", testInfo);
+    const first = await requestSignInEmail(page, email);
+    await scan(page, "check your e-mail");
+    await page.locator("input[name=code]").fill("ZZZZZZ");
+    await page.getByRole("button", { name: "Sign in with code" }).click();
+    await expect(page.locator("[role=alert], [aria-invalid]").first()).toBeVisible();
+    await scan(page, "check your e-mail, wrong code");
+
+    const second = await requestSignInEmail(page, email);
+    await page.goto(signInLinkFrom(first));
+    await scan(page, "superseded link");
+    const link = signInLinkFrom(second);
+    await page.goto(link);
+    await scan(page, "magic link confirm");
+    const broken = new URL(link);
+    broken.searchParams.set("token", `${broken.searchParams.get("token")!.slice(0, -4)}AAAA`);
+    await visitAndScan(page, broken.pathname + broken.search, "broken link");
+
+    await page.goto(link);
+    await page.getByRole("button", { name: `Sign in as ${email}` }).click();
+    await expect(page).toHaveURL("/home");
+    await scan(page, "home after sign-in");
+    const other = await browser.newContext({ reducedMotion: "reduce" });
+    await useOwnIp(other);
+    const otherPage = await other.newPage();
+    await visitAndScan(otherPage, link, "used link");
+    await other.close();
+
+    const late = uniqueEmail("a11y-expired", testInfo);
+    const fresh = await browser.newContext({ reducedMotion: "reduce" });
+    await useOwnIp(fresh);
+    const latePage = await fresh.newPage();
+    const mail = await requestSignInEmail(latePage, late);
+    await useOwnIp(fresh, { "X-Test-Clock-Offset-Ms": String(16 * 60_000) });
+    await visitAndScan(latePage, signInLinkFrom(mail), "expired link");
+    await fresh.close();
+  });
+
+  test("form errors: login, password sign-in, registration, too many e-mails", async ({ page }, testInfo) => {
+    await page.goto("/login?method=password");
+    await page.getByLabel("E-mail").fill(uniqueEmail("a11y-nopass", testInfo));
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page.locator("[role=alert], [aria-invalid]").first()).toBeVisible();
+    await scan(page, "password sign-in refused");
+
+    await page.goto("/registration");
+    await page.locator("main form button.btn-primary").click();
+    await expect(page.locator("[role=alert], [aria-invalid]").first()).toBeVisible();
+    await scan(page, "registration with errors");
+
+    const email = uniqueEmail("a11y-limit", testInfo);
+    for (let i = 0; i < 5; i++) await requestSignInEmail(page, email);
+    await page.goto("/login");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByRole("button", { name: "Send Magic Link" }).click();
+    await expect(page.getByText(/Too many sign-in e-mails/)).toBeVisible();
+    await scan(page, "login: too many e-mails (429)");
+  });
+
+  test("the request limit's 429 page", async ({ page, context }) => {
+    // One visitor may post 30 times a minute to one endpoint; the 31st gets the page.
+    for (let i = 0; i < 30; i++) await context.request.post("/quiz", { maxRedirects: 0 });
+    await page.goto("/quiz");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      // A plain form post (not the app's fetch), so the browser shows the answer as a page.
+      page.evaluate(() => {
+        const form = document.createElement("form");
+        form.method = "post";
+        form.action = "/quiz";
+        document.body.append(form);
+        form.submit();
+      }),
+    ]);
+    expect(response.status()).toBe(429);
+    await expect(page.getByRole("heading", { name: "Too many requests" })).toBeVisible();
+    await scan(page, "429 page");
+  });
+});
+
+test.describe("checkout", () => {
+  test("offer → local test checkout (with its error) → payment success → home", async ({ page }, testInfo) => {
+    await page.goto("/subscribe");
+    await page.getByRole("button", { name: /Continue with Monthly/ }).click();
+    await expect(page).toHaveURL(/\/checkout\/test\//);
+    await scan(page, "test checkout");
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await expect(page.getByText("Please enter a valid e-mail address.")).toBeVisible();
+    await scan(page, "test checkout with an error");
+    await page.getByLabel("E-mail").fill(uniqueEmail("a11y-buyer", testInfo));
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await expect(page).toHaveURL(/\/payment-success\?session_id=/);
+    await scan(page, "payment success");
+    await visitAndScan(page, "/billing/test-portal");
+  });
+});
+
+test.describe("members and admin", () => {
+  const MEMBER_PAGES = ["/home", "/plan/clear-healthy-skin", "/path1", "/path2", "/path3", "/path4", "/path5", "/path6", "/completion", "/profile"];
+
+  test("a free member's pages", async ({ page, context, baseURL }) => {
+    test.setTimeout(90_000);
+    await signedInMember(context, baseURL!);
+    for (const path of MEMBER_PAGES) await visitAndScan(page, path, `free member ${path}`);
+  });
+
+  test("a subscribed member's pages", async ({ page, context, baseURL }) => {
+    test.setTimeout(90_000);
+    await signedInMember(context, baseURL!, { subscription: "monthly" });
+    for (const path of MEMBER_PAGES) await visitAndScan(page, path, `subscribed member ${path}`);
+    await visitAndScan(page, "/billing/test-portal", "subscribed member test portal");
+  });
+
+  test("the routine in progress and done", async ({ page, context, baseURL }) => {
+    test.setTimeout(90_000);
+    await signedInMember(context, baseURL!, { subscription: "monthly" });
+    await page.goto("/plan/clear-healthy-skin");
+    for (let step = 1; step <= 5; step++) {
+      await page.getByRole("button", { name: "Complete & Next" }).click();
+      await page.waitForURL(`**/plan/clear-healthy-skin?step=${step + 1}`);
+      await scan(page, `routine step ${step + 1}`);
+    }
+    await page.getByRole("button", { name: "Complete Step" }).click();
+    await page.getByRole("button", { name: "Finish Today's Routine" }).click();
+    await page.waitForURL("**/home");
+    await scan(page, "home after finishing the routine");
+  });
+
+  test("the admin dashboard with numbers, a member search and the role confirmation", async ({ page, context, baseURL }) => {
+    test.setTimeout(90_000);
+    // Its own window, 700 days back (test clock), so every table has rows and no other test's numbers change.
+    const offset = -700 * DAY_MS;
+    const at = Date.now() + offset;
+    const ago = (days: number) => new Date(at - days * DAY_MS);
+    await signedInMember(context, baseURL!, { role: "admin" });
+    await useOwnIp(context, { "X-Test-Clock-Offset-Ms": String(offset) });
+    const email = uniqueEmail("a11y-buyer");
+    const buyer = seedUser(email);
+    seedSubscriptionAt(buyer, "monthly", new Date(at + 20 * DAY_MS));
+    seedCompletion(buyer, ago(38).toISOString().slice(0, 10));
+    const visitorId = crypto.randomUUID();
+    seedEvents([
+      { visitorId, name: "funnel_viewed", funnel: "crease-crisis", step: "1", at: ago(2) },
+      { visitorId, name: "step_answered", funnel: "crease-crisis", step: "1", at: ago(2) },
+      { visitorId, name: "funnel_completed", funnel: "crease-crisis", step: "7", at: ago(2) },
+      { visitorId, name: "purchase", userId: buyer, props: { offer: "crease-free", price: 29.99, currency: "USD" }, at: ago(2) },
+      { visitorId: crypto.randomUUID(), name: "purchase", userId: buyer, props: { offer: "crease-free", price: 29.99, currency: "USD" }, at: ago(40) },
+    ]);
+    await page.goto("/admin");
+    await expect(page.getByTestId("revenue-table")).toBeVisible();
+    await scan(page, "admin");
+    await visitAndScan(page, `/admin?${new URLSearchParams({ q: email })}`, "admin member search");
+    await visitAndScan(page, `/admin?${new URLSearchParams({ q: email, confirm: buyer })}`, "admin role confirmation");
+    await visitAndScan(page, `/admin?${new URLSearchParams({ q: "nobody-here" })}`, "admin search without matches");
+  });
+});
