@@ -25,16 +25,29 @@ const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const base = `http://127.0.0.1:${PORT}`;
 
-if (!fs.existsSync("build/server/index.js")) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+if (!fs.existsSync("build/server/index.js"))
+  execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length);
 // A known secret, so the routine section can sign session cookies for the members it creates.
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 const server = spawn(process.execPath, ["scripts/start.mjs"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local", LOG_REQUESTS: "0", SESSION_SECRET,
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    APP_ENV: "local",
+    LOG_REQUESTS: "0",
+    SESSION_SECRET,
     // The load section gives each simulated member its own address and day (see bench-load.mjs).
-    REQUEST_LIMIT_PER_MINUTE: "1000000", TRUST_PROXY: "1", TEST_CLOCK: "1" },
+    REQUEST_LIMIT_PER_MINUTE: "1000000",
+    TRUST_PROXY: "1",
+    TEST_CLOCK: "1",
+  },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const stop = () => server.kill("SIGTERM");
@@ -66,41 +79,66 @@ async function post(pathname, body) {
     method: "POST",
     body,
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookieHeader() },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: cookieHeader(),
+    },
   });
   remember(response);
-  if (response.status !== 303) throw new Error(`POST ${pathname}: ${response.status}`);
+  if (response.status !== 303)
+    throw new Error(`POST ${pathname}: ${response.status}`);
 }
 
 function run(url, headers, extra = {}) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, ...extra }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(
+      { url, connections: CONNECTIONS, duration: DURATION, headers, ...extra },
+      (error, result) => (error ? reject(error) : resolve(result))
+    );
   });
 }
 
 /** Every request a different query string: the page cache never answers, React renders each time. */
 let n = 0;
-const uncached = { requests: [{ setupRequest: (req) => ({ ...req, path: `/quiz/3?render=${n++}` }) }] };
+const uncached = {
+  requests: [
+    { setupRequest: (req) => ({ ...req, path: `/quiz/3?render=${n++}` }) },
+  ],
+};
 
 function warmUp(url, headers) {
-  return new Promise((resolve, reject) => autocannon({ url, connections: 10, duration: 2, headers }, (e) => (e ? reject(e) : resolve())));
+  return new Promise((resolve, reject) =>
+    autocannon({ url, connections: 10, duration: 2, headers }, (e) =>
+      e ? reject(e) : resolve()
+    )
+  );
 }
 
 await waitForServer();
 
 /** GET `pathname` on our server against a bare node:http server answering with the same bytes. */
 async function againstBare(pathname, headers, mustShow) {
-  const page = await fetch(`${base}${pathname}`, { headers, redirect: "manual" });
+  const page = await fetch(`${base}${pathname}`, {
+    headers,
+    redirect: "manual",
+  });
   if (page.status !== 200) throw new Error(`GET ${pathname}: ${page.status}`);
   const html = Buffer.from(await page.arrayBuffer());
-  if (!html.includes(mustShow)) throw new Error(`GET ${pathname} did not show "${mustShow}"`);
+  if (!html.includes(mustShow))
+    throw new Error(`GET ${pathname} did not show "${mustShow}"`);
   const bare = http.createServer((req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": html.length });
+    res.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": html.length,
+    });
     res.end(html);
   });
   await new Promise((r) => bare.listen(BARE_PORT, "127.0.0.1", r));
   await warmUp(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
-  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
+  const bareResult = await run(
+    `http://127.0.0.1:${BARE_PORT}${pathname}`,
+    headers
+  );
   bare.close();
   await warmUp(`${base}${pathname}`, headers);
   const ours = await run(`${base}${pathname}`, headers);
@@ -114,36 +152,81 @@ if (!only || only === "funnel") {
   const visitor = { cookie: cookieHeader() };
   const quiz = await againstBare("/quiz/3", visitor, "Step 3 of 12");
   const rendered = await run(`${base}/quiz/3`, visitor, uncached);
-  const offer = await againstBare("/subscribe", visitor, "Unlock My Clear Skin Plan");
+  const offer = await againstBare(
+    "/subscribe",
+    visitor,
+    "Unlock My Clear Skin Plan"
+  );
   // The same visitor registers: /home as a signed-in member (rendered per member, never cached).
-  await post("/registration", new URLSearchParams({ name: "Bench Member", email: `bench-home-${Date.now()}@glowcoach.test`, password: "bench-password-1", confirmPassword: "bench-password-1" }).toString());
-  const home = await againstBare("/home", { cookie: cookieHeader() }, "Current Streak");
+  await post(
+    "/registration",
+    new URLSearchParams({
+      name: "Bench Member",
+      email: `bench-home-${Date.now()}@glowcoach.test`,
+      password: "bench-password-1",
+      confirmPassword: "bench-password-1",
+    }).toString()
+  );
+  const home = await againstBare(
+    "/home",
+    { cookie: cookieHeader() },
+    "Current Streak"
+  );
 
   const pages = [
     ["GET /quiz/3 (answers cookie)", quiz],
     ["GET /subscribe (same visitor)", offer],
     ["GET /home (signed-in member)", home],
   ];
-  const row = (name, r) => `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`;
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}, ${os.cpus().length} cores\n`);
+  const row = (name, r) =>
+    `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${
+      r.latency.p99
+    } | ${r.non2xx + r.errors} |`;
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s each, node ${
+      process.version
+    }, ${os.cpus().length} cores\n`
+  );
   console.log("| server | req/s (mean) | p50 ms | p99 ms | non-2xx + errors |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [name, { bytes, bareResult, ours }] of pages) {
-    console.log(row(`bare node:http, the same ${bytes} bytes as ${name.split(" ")[1]}`, bareResult));
+    console.log(
+      row(
+        `bare node:http, the same ${bytes} bytes as ${name.split(" ")[1]}`,
+        bareResult
+      )
+    );
     console.log(row(`Glow Coach ${name}`, ours));
   }
-  console.log(row("Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered));
+  console.log(
+    row("Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered)
+  );
   console.log("");
   for (const [name, { bareResult, ours }] of pages) {
     const ratio = ours.requests.average / bareResult.requests.average;
-    const met = ratio >= 0.3 && ours.latency.p99 <= 50 && ours.errors + ours.non2xx === 0;
-    console.log(`${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${ours.latency.p99} ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}`);
+    const met =
+      ratio >= 0.3 && ours.latency.p99 <= 50 && ours.errors + ours.non2xx === 0;
+    console.log(
+      `${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${
+        ours.latency.p99
+      } ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}`
+    );
   }
-  console.log(`Full render on every request: ${((rendered.requests.average / quiz.bareResult.requests.average) * 100).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`);
+  console.log(
+    `Full render on every request: ${(
+      (rendered.requests.average / quiz.bareResult.requests.average) *
+      100
+    ).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`
+  );
 }
 
 if (!only || only === "routine") {
-  await benchRoutine({ base, dataDir, sessionSecret: SESSION_SECRET, serverPid: server.pid });
+  await benchRoutine({
+    base,
+    dataDir,
+    sessionSecret: SESSION_SECRET,
+    serverPid: server.pid,
+  });
 }
 
 if (!only || only === "load") {
