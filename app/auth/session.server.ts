@@ -45,18 +45,25 @@ export function currentSession(request: Request): Promise<CurrentSession | null>
   return pending;
 }
 
+type SessionRow = { expiresAt: Date; id: string; email: string; name: string | null; role: string; timeZone: string };
+
 async function readSession(cookieHeader: string | null): Promise<CurrentSession | null> {
   if (!cookieHeader?.includes("gc_session=")) return null;
   const id = await sessionCookie.parse(cookieHeader).catch(() => null);
   if (typeof id !== "string" || id.length > 100) return null;
-  const row = await db.session.findUnique({ where: { id }, include: { user: true } });
+  // Every signed-in request reads this: one raw join. The ORM's findUnique with include
+  // measured ≈ 0.7 ms of CPU per call here, this ≈ 0.14 ms (the quality-gates issue's /home bench).
+  const rows = await db.$queryRaw<SessionRow[]>`
+    SELECT s."expiresAt", u."id", u."email", u."name", u."role", u."timeZone"
+    FROM "Session" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ${id}`;
+  const row = rows[0];
   const at = now();
   if (!row) return null;
   if (row.expiresAt <= at) {
     await db.session.deleteMany({ where: { id } });
     return null;
   }
-  const session: CurrentSession = { sessionId: id, user: toSessionUser(row.user) };
+  const session: CurrentSession = { sessionId: id, user: toSessionUser(row) };
   if (row.expiresAt.getTime() - at.getTime() < (SESSION_DAYS - 1) * DAY) {
     await db.session.update({ where: { id }, data: { expiresAt: new Date(at.getTime() + SESSION_DAYS * DAY) } });
     session.setCookie = await sessionCookie.serialize(id);

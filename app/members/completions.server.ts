@@ -36,7 +36,9 @@ export async function stepsDoneOn(userId: string, planId: string, date: string):
 }
 
 export async function isDoneOn(userId: string, planId: string, date: string): Promise<boolean> {
-  return (await db.planCompletion.count({ where: { userId, planId, date } })) > 0;
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date} LIMIT 1`;
+  return rows.length > 0;
 }
 
 export type StreakData = { currentStreak: number; weeklyCompletions: WeekDay[]; doneToday: boolean };
@@ -44,7 +46,9 @@ export type StreakData = { currentStreak: number; weeklyCompletions: WeekDay[]; 
 /** The spec's streak data for the home page: streak and this week, in the member's days. */
 export async function streakData(userId: string, planId: string, today: string): Promise<StreakData> {
   // Dates are tiny strings; a member finishing every day for years still loads in one small query.
-  const rows = await db.planCompletion.findMany({ where: { userId, planId, date: { lte: today } }, select: { date: true }, orderBy: { date: "desc" } });
+  // Raw SQL, like stepsDoneOn: /home reads this on every visit.
+  const rows = await db.$queryRaw<{ date: string }[]>`
+    SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" <= ${today} ORDER BY "date" DESC`;
   const dates = rows.map((row) => row.date);
   return { currentStreak: currentStreak(dates, today), weeklyCompletions: weeklyCompletions(dates, today), doneToday: dates[0] === today };
 }

@@ -7,21 +7,34 @@ import type { Offer, OfferPlan } from "./offer-schema";
 
 export type Tier = OfferPlan["tier"];
 
+/**
+ * An en-US currency formatter, made once per currency and digits: constructing an
+ * Intl.NumberFormat costs far more than formatting with one (it showed in the server profile).
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+export function moneyFormat(currency: string, fractionDigits?: 0 | 2): Intl.NumberFormat {
+  const key = `${currency}:${fractionDigits ?? ""}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: currency.toUpperCase(),
+      ...(fractionDigits === undefined ? {} : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
+    });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** "$59" for whole amounts, "$9.99" otherwise (how the spec writes prices). */
 export function displayPrice(minor: number, currency = "usd"): string {
-  const whole = minor % 100 === 0;
-  return new Intl.NumberFormat("en-US", {
-    style: "currency",
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(minor / 100);
+  return moneyFormat(currency, minor % 100 === 0 ? 0 : 2).format(minor / 100);
 }
 
 /** An annual price per day, to the cent: 5900 → "$0.16". */
 export function perDay(annualMinor: number, currency = "usd"): string {
   const cents = Math.round(annualMinor / 365);
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
+  return moneyFormat(currency).format(cents / 100);
 }
 
 /** Whole percent saved against the struck-through price: 4900 vs 9900 → 51. */

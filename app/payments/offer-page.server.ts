@@ -15,8 +15,24 @@ import { CHECKOUT_ERROR } from "./messages";
 import type { Offer } from "./offer-schema";
 
 
+/**
+ * Presented offers by offer document. Content documents are parsed once and kept until
+ * content changes (app/content/content.server.ts), so a document object stands for one
+ * version: its presentation is worked out once, not on every page view.
+ */
+const presented = new WeakMap<Offer, OfferView>();
+
 /** An offer as the page renders it: every price already written out from the catalogue. */
-export function presentOffer(offer: Offer) {
+export function presentOffer(offer: Offer): OfferView {
+  let view = presented.get(offer);
+  if (!view) {
+    view = buildOfferView(offer);
+    presented.set(offer, view);
+  }
+  return view;
+}
+
+function buildOfferView(offer: Offer) {
   return {
     offerId: offer.offerId,
     path: offer.path,
@@ -42,7 +58,7 @@ export function presentOffer(offer: Offer) {
     sections: offer.sections,
   };
 }
-export type OfferView = ReturnType<typeof presentOffer>;
+export type OfferView = ReturnType<typeof buildOfferView>;
 
 export async function offerLoader({ request, context }: LoaderFunctionArgs, path: string) {
   const offer = await getOfferByPath(path);
