@@ -2,21 +2,13 @@
  * Every browser gets a random visitor id in a signed, HttpOnly cookie, so funnel
  * events can be joined up without any third-party tracker.
  */
+import { signedCookie } from "~/utils/cookies.server";
 import crypto from "node:crypto";
-import { createCookie } from "@remix-run/node";
 import { db } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
 import { now } from "~/utils/clock.server";
 import type { Attribution } from "./attribution";
 
-const visitorCookie = createCookie("gc_vid", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.publicUrl.startsWith("https:"),
-  path: "/",
-  maxAge: 60 * 60 * 24 * 365,
-  secrets: [env.sessionSecret],
-});
+const visitorCookie = signedCookie("gc_vid", 60 * 60 * 24 * 365);
 
 const VISITOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

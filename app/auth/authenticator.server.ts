@@ -3,6 +3,7 @@
  * its short-lived state (the address a link was sent to, OAuth state) in the signed
  * gc_auth cookie; the signed-in session itself is a database row (session.server.ts).
  */
+import { signedCookieOptions } from "~/utils/cookies.server";
 import crypto from "node:crypto";
 import { createCookieSessionStorage } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
@@ -17,15 +18,7 @@ import { EmailAddress, signInByEmail, type SessionUser } from "./users.server";
 export type AuthResult = { user: SessionUser; redirectTo: string | null };
 
 export const authSessionStorage = createCookieSessionStorage({
-  cookie: {
-    name: "gc_auth",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: env.publicUrl.startsWith("https:"),
-    path: "/",
-    maxAge: 60 * 60,
-    secrets: [env.sessionSecret],
-  },
+  cookie: { name: "gc_auth", ...signedCookieOptions(60 * 60) },
 });
 
 export const authenticator = new Authenticator<AuthResult>(authSessionStorage, { sessionErrorKey: "auth:error" });

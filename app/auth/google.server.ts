@@ -6,7 +6,8 @@
  * Two ways in: with JavaScript the button posts into a 500x600 popup and /auth/callback
  * tells the opener; without it the whole page goes to Google and back.
  */
-import { createCookie, redirect } from "@remix-run/node";
+import { signedCookie } from "~/utils/cookies.server";
+import { redirect } from "@remix-run/node";
 import { OAuth2Strategy, type OAuth2Profile } from "remix-auth-oauth2";
 import { z } from "zod";
 import { env } from "~/utils/env.server";
@@ -35,14 +36,7 @@ const GoogleUser = z.object({
 type GoogleProfile = OAuth2Profile & { googleUser: z.infer<typeof GoogleUser> };
 
 /** Where the flow started and where it goes after: a signed cookie for the round trip. */
-const flowCookie = createCookie("gc_oauth", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.publicUrl.startsWith("https:"),
-  path: "/",
-  maxAge: 10 * 60,
-  secrets: [env.sessionSecret],
-});
+const flowCookie = signedCookie("gc_oauth", 10 * 60);
 
 const Flow = z.object({ popup: z.boolean(), redirectTo: z.string() });
 type Flow = z.infer<typeof Flow>;

@@ -2,24 +2,16 @@
  * Signed-in sessions: a row per browser in the database, referenced by the signed,
  * HttpOnly gc_session cookie. 30-day rolling expiry; signing out deletes the row.
  */
-import { createCookie } from "@remix-run/node";
+import { signedCookie } from "~/utils/cookies.server";
 import { randomSecret } from "./crypto.server";
 import { toSessionUser, type SessionUser } from "./users.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
 
 const SESSION_DAYS = 30;
 const DAY = 24 * 60 * 60 * 1000;
 
-export const sessionCookie = createCookie("gc_session", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.publicUrl.startsWith("https:"),
-  path: "/",
-  maxAge: SESSION_DAYS * 24 * 60 * 60,
-  secrets: [env.sessionSecret],
-});
+export const sessionCookie = signedCookie("gc_session", SESSION_DAYS * 24 * 60 * 60);
 
 export async function createUserSession(userId: string): Promise<string> {
   const id = randomSecret();

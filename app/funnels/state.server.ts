@@ -3,9 +3,9 @@
  * funnel), so a quiz works with JavaScript off and survives reloads. A tampered or
  * unreadable cookie counts as no answers.
  */
-import { createCookie, type Cookie } from "@remix-run/node";
+import { signedCookie } from "~/utils/cookies.server";
+import type { Cookie } from "@remix-run/node";
 import { z } from "zod";
-import { env } from "~/utils/env.server";
 import { sanitizeAnswers } from "./engine";
 import type { Funnel } from "./schema";
 
@@ -29,14 +29,7 @@ const cookies = new Map<string, Cookie>();
 function funnelCookie(funnelId: string): Cookie {
   let cookie = cookies.get(funnelId);
   if (!cookie) {
-    cookie = createCookie(`gc_funnel_${funnelId}`, {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: env.publicUrl.startsWith("https:"),
-      path: "/",
-      maxAge: 60 * 60 * 24 * 30,
-      secrets: [env.sessionSecret],
-    });
+    cookie = signedCookie(`gc_funnel_${funnelId}`, 60 * 60 * 24 * 30);
     cookies.set(funnelId, cookie);
   }
   return cookie;

@@ -4,19 +4,11 @@
  * clock and editing the cookie cannot extend it (a tampered cookie starts nothing new:
  * its deadlines are simply re-issued, which is what a first visit would get anyway).
  */
-import { createCookie } from "@remix-run/node";
+import { signedCookie } from "~/utils/cookies.server";
 import { z } from "zod";
 import { now } from "~/utils/clock.server";
-import { env } from "~/utils/env.server";
 
-const deadlineCookie = createCookie("gc_offer_deadlines", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.publicUrl.startsWith("https:"),
-  path: "/",
-  maxAge: 60 * 60 * 24 * 30,
-  secrets: [env.sessionSecret],
-});
+const deadlineCookie = signedCookie("gc_offer_deadlines", 60 * 60 * 24 * 30);
 
 /** offerId → deadline (epoch ms). A handful of offers at most. */
 const Deadlines = z.record(z.string().max(41), z.number().int().positive()).refine((d) => Object.keys(d).length <= 20);

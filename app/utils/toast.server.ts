@@ -2,7 +2,7 @@
  * Toasts that survive a redirect: a signed, one-minute flash cookie read (and cleared)
  * by the root loader. Texts come from the spec's error catalogue.
  */
-import { createCookie } from "@remix-run/node";
+import { signedCookie } from "~/utils/cookies.server";
 import { z } from "zod";
 import { env } from "./env.server";
 
@@ -13,14 +13,7 @@ export const Toast = z.object({
 });
 export type Toast = z.input<typeof Toast>;
 
-const toastCookie = createCookie("gc_toast", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.publicUrl.startsWith("https:"),
-  path: "/",
-  maxAge: 60,
-  secrets: [env.sessionSecret],
-});
+const toastCookie = signedCookie("gc_toast", 60);
 
 /** The Set-Cookie header that shows `toast` on the next page. */
 export function toastHeader(toast: Toast): Promise<string> {
