@@ -5,7 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
-import { lowPriorityModulePreloads } from "./utils/module-preloads.server";
+import { scriptsAfterLoad } from "./utils/scripts-after-load.server";
 import { contentSecurityPolicy } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
 import { StylesheetTextContext } from "./styles/stylesheet";
@@ -60,7 +60,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = lowPriorityModulePreloads();
+          const body = scriptsAfterLoad();
           if (reusable) {
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));

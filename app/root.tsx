@@ -10,7 +10,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { NotFound, UnexpectedError } from "~/components/error-screens";
 import { Toaster } from "~/components/ui/toaster";
@@ -54,6 +54,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const siteFooter = useMatches().every((match) => (match.handle as RouteHandle | undefined)?.siteFooter !== false);
+  // React takes over after the page has loaded (ADR 11); browser tests wait for this mark
+  // before checking what only the client does (focus moves, popups, pending states).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en">
       <head>

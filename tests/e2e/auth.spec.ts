@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { accountMenu, requestSignInEmail, signIn, uniqueEmail, useOwnIp } from "./accounts";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { GOOGLE_TEST_USER } from "./oauth-server";
-import { jsEnabled } from "./support";
+import { hydrated, jsEnabled } from "./support";
 
 test.beforeEach(async ({ context }) => {
   await useOwnIp(context);
@@ -277,6 +277,7 @@ test.describe("Google sign-in", () => {
   test("against a real local OpenID server: popup with JavaScript, full page without", async ({ page, context }, testInfo) => {
     await page.goto("/login");
     if (jsEnabled(testInfo)) {
+      await hydrated(page, testInfo);
       const popupOpened = page.waitForEvent("popup");
       await page.getByRole("button", { name: "Continue with Google" }).click();
       const popup = await popupOpened;

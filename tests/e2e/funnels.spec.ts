@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { choose, eventsFor, jsEnabled, visitorId } from "./support";
+import { choose, eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 
 /** Taps an option card (a submit button per option) and, with JavaScript, checks the auto-advance delay. */
 async function tap(page: Page, label: string, next: string, delayMs?: number) {
@@ -67,6 +67,7 @@ test.describe("cakey makeup quiz", () => {
   test("four cards, the insight, the shared questions, back to the insight, then the result", async ({ page }, testInfo) => {
     const delay = jsEnabled(testInfo) ? 300 : undefined;
     await page.goto("/cakey-makeup");
+    await hydrated(page, testInfo); // the cards' delay is the client's
     await expect(page.getByText("Step 1 of 7", { exact: true })).toBeVisible();
     await tap(page, "It fades within hours", "/cakey-makeup/2", delay);
     await tap(page, "It mostly stays put", "/cakey-makeup/3", delay);
@@ -100,6 +101,7 @@ test.describe("crease quiz", () => {
   test("five cards that move on after 500 ms, analysing, and the lunchtime insight first", async ({ page }, testInfo) => {
     const delay = jsEnabled(testInfo) ? 500 : undefined;
     await page.goto("/crease-crisis");
+    await hydrated(page, testInfo); // the cards' delay is the client's
     await expect(page.getByText("1 of 5", { exact: true })).toBeVisible();
     await tap(page, "By lunchtime", "/crease-crisis/2", delay);
     await expect(page.getByText("2 of 5", { exact: true })).toBeVisible();
@@ -229,6 +231,7 @@ test.describe("prototype app flow", () => {
     await choose(page, "Primer");
     await choose(page, "Eye cream");
     if (jsEnabled(testInfo)) {
+      await hydrated(page, testInfo); // the boxes clear each other in the client
       await choose(page, "None of these");
       await expect(page.getByRole("checkbox", { name: "Primer" })).not.toBeChecked();
       await expect(page.getByRole("checkbox", { name: "Eye cream" })).not.toBeChecked();

@@ -3,14 +3,17 @@
  * Enter (no clicks, no fills). Each new step must move focus to its question (the step's
  * heading), and every control that takes focus on the way must show a focus ring.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
 import { signedInMember } from "./members-helpers";
-import { jsEnabled } from "./support";
+import { hydrated, jsEnabled } from "./support";
 
 test.beforeEach(async ({}, testInfo) => {
   // Moving focus after a navigation is the engine's client-side work.
   test.skip(!jsEnabled(testInfo), "focus management needs JavaScript");
+  // One width is enough for the keyboard path (the same markup and focus code serve both);
+  // the phone project, touch-first, keeps its axe scans. Saves CI about 45 s.
+  test.skip(testInfo.project.name === "phone", "the keyboard path is checked at desktop width");
 });
 
 type Focused = { tag: string; type: string; name: string; ariaPressed: string | null; primary: boolean; text: string; ring: string | null };
@@ -94,10 +97,11 @@ async function pressPrimary(page: Page, where: string) {
  * it must start elsewhere) until `target` is finished: its result, or its last step leading
  * out of it. Returns the steps of `target` seen.
  */
-async function completeWithKeyboard(page: Page, funnels: FunnelOutline[], target: FunnelOutline): Promise<string[]> {
+async function completeWithKeyboard(page: Page, funnels: FunnelOutline[], target: FunnelOutline, testInfo: TestInfo): Promise<string[]> {
   const seen = new Set<string>();
   await page.goto(target.route);
   await expect(page.locator("main h1")).toBeVisible();
+  await hydrated(page, testInfo);
   // A full page load leaves focus at the top of the document: the skip link leads to the step.
   const skip = await tab(page, "first Tab");
   expect(skip.text).toBe("Skip to content");
@@ -129,9 +133,9 @@ async function completeWithKeyboard(page: Page, funnels: FunnelOutline[], target
 test.describe("every funnel with the keyboard alone", () => {
   const funnels = funnelsInDataset();
   for (const funnel of funnels) {
-    test(`${funnel.id} (${funnel.route})`, async ({ page }) => {
+    test(`${funnel.id} (${funnel.route})`, async ({ page }, testInfo) => {
       test.setTimeout(90_000);
-      const seen = await completeWithKeyboard(page, funnels, funnel);
+      const seen = await completeWithKeyboard(page, funnels, funnel, testInfo);
       expect(seen.sort()).toEqual(funnel.steps.map((s) => s.id).sort());
     });
   }

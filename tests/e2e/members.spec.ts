@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { jsEnabled } from "./support";
+import { hydrated, jsEnabled } from "./support";
 import { signIn, uniqueEmail, useOwnIp } from "./accounts";
 import { completionsOf, expectStreak, signedInMember, seedSubscription, storedTimeZone, todayIn, userIdOf } from "./members-helpers";
 
@@ -55,6 +55,7 @@ test.describe("the daily routine", () => {
     await expect(page.getByTestId("completed-count")).toHaveText("6 of 6 completed");
 
     if (jsEnabled(testInfo)) {
+      await hydrated(page, testInfo); // 'Completing...' is the client's pending state
       // Hold the save for a moment to see the button while it works.
       await page.route("**/plan/clear-healthy-skin.data**", async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 700));

@@ -11,7 +11,7 @@ import path from "node:path";
 import Stripe from "stripe";
 import { expect, test } from "@playwright/test";
 import { startFakeStripe, type FakeStripe } from "../unit/fake-stripe";
-import { jsEnabled } from "./support";
+import { hydrated, jsEnabled } from "./support";
 
 const WEBHOOK_SECRET = "whsec_e2e_secret";
 const signer = new Stripe("sk_test_fake", { telemetry: false });
@@ -113,6 +113,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     if (jsEnabled(testInfo)) {
       // A checkout Stripe refuses: the catalogue's toast, and the page stays.
       await page.goto(`${base}/sales`);
+      await hydrated(page, testInfo); // the toast is the client's answer
       fake.failNextCheckout = true;
       await page.getByRole("button", { name: "Get My Personalized Routine" }).click();
       await expect(page.getByRole("alert").filter({ hasText: "Checkout Error" })).toContainText("There was a problem starting your checkout. Please try again.");

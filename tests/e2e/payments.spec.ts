@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
-import { E2E_DB, eventsFor, jsEnabled, visitorId } from "./support";
+import { E2E_DB, eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 
 function query<T>(sql: string, ...params: unknown[]): T[] {
   const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
@@ -149,7 +149,8 @@ test.describe("offers and payments", () => {
     await expect(page.getByText(/^Only \d:\d\d left for discount$/)).toBeVisible();
     await expect(page.getByRole("link", { name: "Unlock 50+ Clear Skin Tips" })).toBeVisible();
 
-    // A scroll button goes to the annual card and selects it.
+    // A scroll button goes to the annual card and selects it (in the client).
+    await hydrated(page, testInfo);
     await page.getByRole("link", { name: "Claim My Discount" }).click();
     await expect(page).toHaveURL(/#plan-annual$/);
     if (jsEnabled(testInfo)) await expect(annual).toHaveAttribute("data-selected", "true");

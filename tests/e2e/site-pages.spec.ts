@@ -6,7 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signedInMember } from "./members-helpers";
 import { uniqueEmail } from "./accounts";
-import { eventsFor, jsEnabled, visitorId } from "./support";
+import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 import { DAY_MS, extendSessions, roleOf, seedCompletion, seedEvents, seedSubscriptionAt, seedUser, seedVisitor, visitorByCampaign, visitorRow } from "./site-pages-helpers";
 
 const BOOKING_URL = "https://cal.com/glowcoach/brand-demo";
@@ -256,6 +256,7 @@ test.describe("admin dashboard", () => {
     await expect(row).toContainText("Monthly · active");
     await expect(row).toContainText("2 days");
     await expect(row.getByTestId("source")).toHaveText("Crease quiz · 3 answers · newsletter");
+    await hydrated(page, test.info()); // with JavaScript the confirmation is a dialog on this page
     // The table scrolls sideways on a phone; follow the link as a keyboard user would.
     await row.getByRole("link", { name: "Make admin" }).focus();
     await page.keyboard.press("Enter");

@@ -8,6 +8,15 @@ export function jsEnabled(testInfo: TestInfo): boolean {
   return testInfo.project.use.javaScriptEnabled !== false;
 }
 
+/**
+ * Waits until React has hydrated the page: scripts start only after the page has loaded
+ * (ADR 11), and until then links and forms do their plain HTML thing. Only for checks of
+ * what the client adds; a no-JavaScript project returns at once.
+ */
+export async function hydrated(page: Page, testInfo: TestInfo): Promise<void> {
+  if (jsEnabled(testInfo)) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /** The visitor id inside the signed gc_vid cookie (value is base64 JSON, then the signature). */
 export async function visitorId(context: BrowserContext): Promise<string> {
   const cookie = (await context.cookies()).find((c) => c.name === "gc_vid");
