@@ -114,7 +114,10 @@ async function walkFunnels(page: Page, funnels: FunnelOutline[], target: FunnelO
 test.describe("every funnel, every step", () => {
   const funnels = funnelsInDataset();
   for (const funnel of funnels) {
-    test(`${funnel.id} (${funnel.route})`, async ({ page }) => {
+    test(`${funnel.id} (${funnel.route})`, async ({ page }, testInfo) => {
+      // A step's markup and colours are the same at both widths; the phone keeps the scans of
+      // the pages whose chrome changes with width (header, menus, members' navigation).
+      test.skip(testInfo.project.name === "phone", "funnel steps are scanned at desktop width");
       test.setTimeout(120_000);
       const scanned = await walkFunnels(page, funnels, funnel);
       expect(scanned.sort()).toEqual(funnel.steps.map((s) => s.id).sort());
