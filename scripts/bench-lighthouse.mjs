@@ -5,35 +5,12 @@
 // runs on one machine vary. A benchmark, not a test: it reports, it does not fail.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { cookiesAfter } from "./bench-cookies.mjs";
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const TARGET_SCORE = 98;
 const TARGET_LCP_MS = 1200;
-
-/** Cookies a browser would hold after the given form posts (each must answer 303). */
-async function cookiesAfter(base, posts) {
-  const jar = new Map();
-  for (const [pathname, body] of posts) {
-    const response = await fetch(`${base}${pathname}`, {
-      method: "POST",
-      body,
-      redirect: "manual",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
-      },
-    });
-    if (response.status !== 303)
-      throw new Error(`POST ${pathname}: ${response.status}`);
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair.indexOf("=");
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  }
-  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-}
 
 const median = (values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -125,6 +125,11 @@ class Member {
       },
       record
     );
+    await this.logOut(record);
+    return finished;
+  }
+
+  async logOut(record) {
     await this.request(
       "log out",
       "/logout",
@@ -132,7 +137,6 @@ class Member {
       record
     );
     this.cookies.delete("gc_session");
-    return finished;
   }
 }
 
@@ -161,13 +165,7 @@ export async function benchLoad({ base, dataDir }) {
           ignore
         );
         if (!ok) throw new Error(`registering ${member.email} failed`);
-        await member.request(
-          "log out",
-          "/logout",
-          { form: {}, expect: { status: 303 } },
-          ignore
-        );
-        member.cookies.delete("gc_session");
+        await member.logOut(ignore);
       })
     );
   }

@@ -16,6 +16,7 @@ import autocannon from "autocannon";
 import { benchLighthouse } from "./bench-lighthouse.mjs";
 import { benchLoad } from "./bench-load.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
+import { cookiesAfter } from "./bench-cookies.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -61,32 +62,6 @@ async function waitForServer() {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error("the server did not start");
-}
-
-/** A cookie jar of one: keeps the latest value of each cookie. */
-const jar = new Map();
-function remember(response) {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const at = pair.indexOf("=");
-    jar.set(pair.slice(0, at), pair.slice(at + 1));
-  }
-}
-const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-
-async function post(pathname, body) {
-  const response = await fetch(`${base}${pathname}`, {
-    method: "POST",
-    body,
-    redirect: "manual",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      Cookie: cookieHeader(),
-    },
-  });
-  remember(response);
-  if (response.status !== 303)
-    throw new Error(`POST ${pathname}: ${response.status}`);
 }
 
 function run(url, headers, extra = {}) {
@@ -146,10 +121,12 @@ async function againstBare(pathname, headers, mustShow) {
 }
 
 if (!only || only === "funnel") {
-  await post("/quiz", "");
-  await post("/quiz/1", "skinType=dry");
-  await post("/quiz/2", "mainConcern=acne&mainConcern=redness");
-  const visitor = { cookie: cookieHeader() };
+  const quizPosts = [
+    ["/quiz", ""],
+    ["/quiz/1", "skinType=dry"],
+    ["/quiz/2", "mainConcern=acne&mainConcern=redness"],
+  ];
+  const visitor = { cookie: await cookiesAfter(base, quizPosts) };
   const quiz = await againstBare("/quiz/3", visitor, "Step 3 of 12");
   const rendered = await run(`${base}/quiz/3`, visitor, uncached);
   const offer = await againstBare(
@@ -157,21 +134,22 @@ if (!only || only === "funnel") {
     visitor,
     "Unlock My Clear Skin Plan"
   );
-  // The same visitor registers: /home as a signed-in member (rendered per member, never cached).
-  await post(
-    "/registration",
-    new URLSearchParams({
-      name: "Bench Member",
-      email: `bench-home-${Date.now()}@glowcoach.test`,
-      password: "bench-password-1",
-      confirmPassword: "bench-password-1",
-    }).toString()
-  );
-  const home = await againstBare(
-    "/home",
-    { cookie: cookieHeader() },
-    "Current Streak"
-  );
+  // A visitor who takes the quiz and registers: /home as a signed-in member (rendered per member, never cached).
+  const member = {
+    cookie: await cookiesAfter(base, [
+      ...quizPosts,
+      [
+        "/registration",
+        new URLSearchParams({
+          name: "Bench Member",
+          email: `bench-home-${Date.now()}@glowcoach.test`,
+          password: "bench-password-1",
+          confirmPassword: "bench-password-1",
+        }).toString(),
+      ],
+    ]),
+  };
+  const home = await againstBare("/home", member, "Current Streak");
 
   const pages = [
     ["GET /quiz/3 (answers cookie)", quiz],
