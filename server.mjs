@@ -110,8 +110,12 @@ app.use((error, req, res, _next) => {
   res.status(status).type("text/plain").send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
 });
 
+let draining = false;
+
 // Funnel pages already rendered for the same view are answered before Express and Remix.
 const server = http.createServer((req, res) => {
+  // While draining, every answer ends its connection, so keep-alive clients move on.
+  if (draining) res.setHeader("Connection", "close");
   if (vite) return app(req, res);
   build.entry.module.serveCachedPage(req, res).then(
     (served) => served || app(req, res),
@@ -128,9 +132,28 @@ server.listen({ port: env.port, host: env.host, backlog: 4096 }, () => {
   console.log(`Glow Coach is ready at http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
 });
 
+// Published content changes reach this instance through the database (ADR 16).
+build.entry.module.watchContentVersion();
+
+/**
+ * Graceful drain: stop accepting connections, let requests in flight finish (their answers
+ * close the connection), close the database, exit. A request still running after
+ * DRAIN_TIMEOUT_MS is cut off.
+ */
+const DRAIN_TIMEOUT_MS = 10_000;
 function shutdown() {
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5000).unref();
+  if (draining) return;
+  draining = true;
+  build.entry.module.stopWatchingContentVersion();
+  server.close(async () => {
+    await build.entry.module.closeDatabase().catch((error) => console.error("[server] closing the database", error));
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => {
+    console.error(`[server] requests still running after ${DRAIN_TIMEOUT_MS / 1000} s: exiting`);
+    process.exit(1);
+  }, DRAIN_TIMEOUT_MS).unref();
 }
 process.on("SIGTERM", shutdown);
 process.on("SIGINT", shutdown);

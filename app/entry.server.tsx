@@ -19,6 +19,8 @@ export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
 export { staticSecurityHeaders } from "./security/headers.server";
 export { withContentPreview } from "./content/preview.server";
+export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
+export { closeDatabase } from "./utils/sql.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -85,16 +85,16 @@ export async function claimCode(email: string, code: string): Promise<CodeCheck>
   const state = stateOf(row);
   if (!row || state !== "valid") return { ok: false, state };
   if (codeHash(row.secretHash, code) !== row.codeHash) {
-    const attempts = row.codeAttempts + 1;
+    // Counted in the database (an increment, not a read-modify-write), so wrong guesses sent
+    // at once, to one instance or several, are all counted.
+    const { codeAttempts } = await db.loginToken.update({ where: { id: row.id }, data: { codeAttempts: { increment: 1 } }, select: { codeAttempts: true } });
     // Too many wrong guesses retire the link: the person asks for a new one.
-    await db.loginToken.update({
-      where: { id: row.id },
-      data: { codeAttempts: attempts, ...(attempts >= MAX_CODE_ATTEMPTS ? { supersededAt: at } : {}) },
-    });
-    return { ok: false, state: "wrong-code", attemptsLeft: Math.max(0, MAX_CODE_ATTEMPTS - attempts) };
+    if (codeAttempts >= MAX_CODE_ATTEMPTS) await db.loginToken.updateMany({ where: { id: row.id, supersededAt: null }, data: { supersededAt: at } });
+    return { ok: false, state: "wrong-code", attemptsLeft: Math.max(0, MAX_CODE_ATTEMPTS - codeAttempts) };
   }
   const { count } = await db.loginToken.updateMany({
-    where: { id: row.id, usedAt: null, supersededAt: null, expiresAt: { gt: at } },
+    // Also refused once wrong guesses sent alongside this one have used up the attempts.
+    where: { id: row.id, usedAt: null, supersededAt: null, expiresAt: { gt: at }, codeAttempts: { lt: MAX_CODE_ATTEMPTS } },
     data: { usedAt: at },
   });
   return count === 1 ? { ok: true, email: row.email, redirectTo: row.redirectTo } : { ok: false, state: "used" };

@@ -3,7 +3,7 @@
  * Writing subscriptions is checkout fulfilment's and the Stripe webhooks' job; this module
  * only answers "is this member subscribed, and to what".
  */
-import { db } from "~/utils/db.server";
+import { queryRows, sql } from "~/utils/sql.server";
 import { now } from "~/utils/clock.server";
 import { moneyFormat } from "~/payments/catalogue";
 
@@ -82,10 +82,9 @@ export function viewOf(row: SubscriptionRow | null, at: Date): SubscriptionView 
 }
 
 export async function getSubscriptionView(userId: string): Promise<SubscriptionView> {
-  // Raw SQL: /home asks on every visit, and the ORM's findUnique costs about 5× the CPU
-  // (≈ 0.55 ms against ≈ 0.1 ms measured here).
-  const rows = await db.$queryRaw<SubscriptionRow[]>`
+  // Hot-path SQL: /home asks on every visit, and the ORM's findUnique costs many times the CPU.
+  const rows = await queryRows<SubscriptionRow>(sql`
     SELECT "tier", "status", "planName", "priceMinor", "currency", "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd"
-    FROM "Subscription" WHERE "userId" = ${userId}`;
+    FROM "Subscription" WHERE "userId" = ${userId}`);
   return viewOf(rows[0] ?? null, now());
 }

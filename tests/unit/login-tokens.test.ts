@@ -81,6 +81,16 @@ describe("sign-in codes", () => {
     expect(await claimCode(email, code)).toEqual({ ok: false, state: "superseded" });
   });
 
+  it("count wrong guesses sent at once, so a burst cannot buy more than five", async () => {
+    const email = address();
+    const { code } = await issueLoginToken({ email, secret: randomSecret() });
+    const wrong = code === "AAAAAA" ? "BBBBBB" : "AAAAAA";
+    const results = await Promise.all(Array.from({ length: 8 }, () => claimCode(email, wrong)));
+    expect(results.every((r) => !r.ok)).toBe(true);
+    // Every guess was counted: the link is retired and the right code no longer signs in.
+    expect(await claimCode(email, code)).toMatchObject({ ok: false });
+  });
+
   it("of an older link don't work", async () => {
     const email = address();
     const { code } = await issueLoginToken({ email, secret: randomSecret() });
@@ -100,6 +110,12 @@ describe("rate limits", () => {
     expect(blocked.ok).toBe(false);
     setClockOffset(61 * 60_000);
     expect(await tryAcquire(signInEmailLimits(email, `10.0.0.${n}`))).toEqual({ ok: true });
+  });
+
+  it("count a burst of simultaneous requests exactly: five yes, the rest no", async () => {
+    const email = address();
+    const results = await Promise.all(Array.from({ length: 12 }, () => tryAcquire(signInEmailLimits(email, `10.1.0.${n++}`))));
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
   });
 
   it("allow 20 per IP an hour across addresses", async () => {
