@@ -1,6 +1,13 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+/**
+ * The suite runs against one instance on SQLite by default. The PostgreSQL stage of .ci/run
+ * sets E2E_DATABASE_URL (a throwaway database: it is emptied) and E2E_INSTANCES=2: two
+ * instances behind a round-robin proxy on PORT (tests/e2e/instances.mjs).
+ */
+const DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
+const INSTANCES = Number(process.env.E2E_INSTANCES || 1);
 // The test run's own SMTP and OAuth servers (tests/e2e/global-setup.ts), next to the app's port.
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
 const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
@@ -32,8 +39,8 @@ export default defineConfig({
     { name: "phone-no-js", use: { ...phone, javaScriptEnabled: false } },
   ],
   webServer: {
-    // The production build (npm test builds first), on a fresh data folder.
-    command: `rm -rf ${E2E_DATA_DIR} && node scripts/start.mjs`,
+    // The production build (npm test builds first), on a fresh data folder and database.
+    command: "node tests/e2e/instances.mjs",
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -53,6 +60,8 @@ export default defineConfig({
       // Every test browser shares 127.0.0.1; the limit itself is unit-tested.
       REQUEST_LIMIT_PER_MINUTE: "100000",
       ADMIN_EMAILS: "admin@glowcoach.test",
+      E2E_INSTANCES: String(INSTANCES),
+      ...(DATABASE_URL ? { DATABASE_URL } : {}),
     },
   },
 });

@@ -266,11 +266,11 @@ test.describe("members and admin", () => {
     await signedInMember(context, baseURL!, { role: "admin" });
     await useOwnIp(context, { "X-Test-Clock-Offset-Ms": String(offset) });
     const email = uniqueEmail("a11y-buyer");
-    const buyer = seedUser(email);
-    seedSubscriptionAt(buyer, "monthly", new Date(at + 20 * DAY_MS));
-    seedCompletion(buyer, ago(38).toISOString().slice(0, 10));
+    const buyer = await seedUser(email);
+    await seedSubscriptionAt(buyer, "monthly", new Date(at + 20 * DAY_MS));
+    await seedCompletion(buyer, ago(38).toISOString().slice(0, 10));
     const visitorId = crypto.randomUUID();
-    seedEvents([
+    await seedEvents([
       { visitorId, name: "funnel_viewed", funnel: "crease-crisis", step: "1", at: ago(2) },
       { visitorId, name: "step_answered", funnel: "crease-crisis", step: "1", at: ago(2) },
       { visitorId, name: "funnel_completed", funnel: "crease-crisis", step: "7", at: ago(2) },

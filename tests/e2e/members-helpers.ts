@@ -7,22 +7,12 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { uniqueEmail } from "./accounts";
-import { E2E_DB } from "./support";
+import { E2E_DB, rows, run } from "./test-db";
 
 const E2E_DATA_DIR = path.dirname(E2E_DB);
-
-function open() {
-  const db = new Database(E2E_DB, { fileMustExist: true, timeout: 10_000 });
-  db.pragma("journal_mode = WAL");
-  return db;
-}
-
-/** DateTime as the app's Prisma adapter stores it in SQLite. */
-const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 
 export type Tier = "monthly" | "annual" | "single_payment";
@@ -34,33 +24,27 @@ const PLANS: Record<Tier, { planName: string; priceMinor: number }> = {
 };
 
 /** Writes a Subscription row the way payments will (one per user). */
-export function seedSubscription(userId: string, tier: Tier, { startedAt = new Date("2026-01-05T10:00:00Z") } = {}) {
-  const db = open();
-  try {
-    const now = new Date();
-    const periodEnd = tier === "single_payment" ? null : new Date(now.getTime() + (tier === "monthly" ? 30 : 365) * 86_400_000);
-    db.prepare(
-      `INSERT INTO "Subscription" ("id","userId","tier","status","planName","priceMinor","currency","startedAt","currentPeriodEnd","cancelAtPeriodEnd","stateAt","createdAt","updatedAt")
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-    ).run(
-      crypto.randomUUID(),
-      userId,
-      tier,
-      "active",
-      PLANS[tier].planName,
-      PLANS[tier].priceMinor,
-      "usd",
-      stored(startedAt),
-      periodEnd ? stored(periodEnd) : null,
-      0,
-      stored(now),
-      stored(now),
-      stored(now),
-    );
-    return { periodEnd };
-  } finally {
-    db.close();
-  }
+export async function seedSubscription(userId: string, tier: Tier, { startedAt = new Date("2026-01-05T10:00:00Z") } = {}) {
+  const now = new Date();
+  const periodEnd = tier === "single_payment" ? null : new Date(now.getTime() + (tier === "monthly" ? 30 : 365) * 86_400_000);
+  await run(
+    `INSERT INTO "Subscription" ("id","userId","tier","status","planName","priceMinor","currency","startedAt","currentPeriodEnd","cancelAtPeriodEnd","stateAt","createdAt","updatedAt")
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    crypto.randomUUID(),
+    userId,
+    tier,
+    "active",
+    PLANS[tier].planName,
+    PLANS[tier].priceMinor,
+    "usd",
+    startedAt,
+    periodEnd,
+    false,
+    now,
+    now,
+    now,
+  );
+  return { periodEnd };
 }
 
 /** A member with a signed-in session in `context` (the signed gc_session cookie). */
@@ -68,15 +52,10 @@ export async function signedInMember(context: BrowserContext, baseURL: string, {
   const email = uniqueEmail("member");
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
-  const db = open();
-  try {
-    const now = new Date();
-    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, email, role, "UTC", stored(now));
-    db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
-  } finally {
-    db.close();
-  }
-  if (subscription) seedSubscription(userId, subscription);
+  const now = new Date();
+  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`, userId, email, role, "UTC", now);
+  await run(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessionId, userId, new Date(now.getTime() + 30 * 86_400_000), now);
+  if (subscription) await seedSubscription(userId, subscription);
   // The server generated its dev secret in the e2e data folder when it started.
   const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(E2E_DATA_DIR, "dev-secrets.json"), "utf8"));
   const value = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
@@ -84,33 +63,19 @@ export async function signedInMember(context: BrowserContext, baseURL: string, {
   return { email, userId };
 }
 
-export function userIdOf(email: string): string {
-  const db = open();
-  try {
-    const row = db.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email) as { id: string } | undefined;
-    if (!row) throw new Error(`no user ${email}`);
-    return row.id;
-  } finally {
-    db.close();
-  }
+export async function userIdOf(email: string): Promise<string> {
+  const [row] = await rows<{ id: string }>(`SELECT "id" FROM "User" WHERE "email" = ?`, email);
+  if (!row) throw new Error(`no user ${email}`);
+  return row.id;
 }
 
-export function completionsOf(userId: string): { planId: string; date: string }[] {
-  const db = open();
-  try {
-    return db.prepare(`SELECT planId, date FROM "PlanCompletion" WHERE userId = ? ORDER BY date`).all(userId) as never;
-  } finally {
-    db.close();
-  }
+export function completionsOf(userId: string): Promise<{ planId: string; date: string }[]> {
+  return rows(`SELECT "planId", "date" FROM "PlanCompletion" WHERE "userId" = ? ORDER BY "date"`, userId);
 }
 
-export function storedTimeZone(userId: string): string {
-  const db = open();
-  try {
-    return (db.prepare(`SELECT timeZone FROM "User" WHERE id = ?`).get(userId) as { timeZone: string }).timeZone;
-  } finally {
-    db.close();
-  }
+export async function storedTimeZone(userId: string): Promise<string> {
+  const [row] = await rows<{ timeZone: string }>(`SELECT "timeZone" FROM "User" WHERE "id" = ?`, userId);
+  return row.timeZone;
 }
 
 /** Today's date in `timeZone`, as the app computes it. */

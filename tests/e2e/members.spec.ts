@@ -18,8 +18,8 @@ test.describe("the daily routine", () => {
     const email = uniqueEmail("routine");
     await useOwnIp(page.context());
     await signIn(page, email);
-    const userId = userIdOf(email);
-    seedSubscription(userId, "monthly");
+    const userId = await userIdOf(email);
+    await seedSubscription(userId, "monthly");
 
     await page.goto("/home");
     await expect(page.getByRole("heading", { level: 1, name: "Clear & Healthy Skin" })).toBeVisible();
@@ -75,8 +75,8 @@ test.describe("the daily routine", () => {
 
     // The member's own day: Auckland's date when the browser could tell us (JavaScript), else UTC.
     const zone = jsEnabled(testInfo) ? "Pacific/Auckland" : "UTC";
-    expect(storedTimeZone(userId)).toBe(zone);
-    expect(completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn(zone) }]);
+    expect(await storedTimeZone(userId)).toBe(zone);
+    expect(await completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn(zone) }]);
 
     // Finishing again the same day is a success too, and records nothing new.
     await page.goto(PLAN);
@@ -84,7 +84,7 @@ test.describe("the daily routine", () => {
     await page.waitForURL("**/home");
     await expect(page.getByText("Congratulations! 🎉")).toBeVisible();
     await expectStreak(page, 1);
-    expect(completionsOf(userId)).toHaveLength(1);
+    expect(await completionsOf(userId)).toHaveLength(1);
   });
 });
 

@@ -1,16 +1,7 @@
-import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
-import { E2E_DB, eventsFor, hydrated, jsEnabled, visitorId } from "./support";
-
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
+import { rows as query } from "./test-db";
 
 async function creaseQuizToResult(page: Page) {
   await page.goto("/crease-crisis");
@@ -102,17 +93,17 @@ test.describe("offers and payments", () => {
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
 
     // What was stored: the entitlement, the checkout and the two events.
-    const [row] = query<{ tier: string; status: string; priceMinor: number; offerId: string; currentPeriodEnd: number | null }>(
-      'SELECT s.tier, s.status, s.priceMinor, s.offerId, s.currentPeriodEnd FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?',
+    const [row] = await query<{ tier: string; status: string; priceMinor: number; offerId: string; currentPeriodEnd: string | null }>(
+      'SELECT s."tier", s."status", s."priceMinor", s."offerId", s."currentPeriodEnd" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?',
       email,
     );
     expect(row).toEqual({ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", currentPeriodEnd: null });
     const visitor = await visitorId(context);
-    const events = eventsFor(visitor).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
+    const events = (await eventsFor(visitor)).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
     expect(events.map((e) => e.name)).toEqual(["initiate_checkout", "purchase"]);
     expect(JSON.parse(events[0].props)).toMatchObject({ offer: "crease-free", plan: "lifetime", price: 29.99, currency: "USD" });
     expect(JSON.parse(events[1].props)).toMatchObject({ offer: "crease-free", price: 29.99, currency: "USD", eventId: expect.any(String) });
-    const [checkout] = query<{ context: string }>("SELECT context FROM CheckoutSession WHERE id = ?", new URL(successUrl).searchParams.get("session_id"));
+    const [checkout] = await query<{ context: string }>('SELECT "context" FROM "CheckoutSession" WHERE "id" = ?', new URL(successUrl).searchParams.get("session_id"));
     expect(JSON.parse(checkout.context)).toMatchObject({ funnel: "crease-crisis", answers: { foundationCreasing: "lunchtime" } });
 
     // Someone else's browser with the same link learns nothing and is signed in as no one.
@@ -178,8 +169,8 @@ test.describe("offers and payments", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
     await expect(page.getByText("Your subscription is active. We're sending you access details via email.")).toBeVisible();
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
-    const [row] = query<{ tier: string; priceMinor: number; currentPeriodEnd: number | null }>(
-      "SELECT s.tier, s.priceMinor, s.currentPeriodEnd FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?",
+    const [row] = await query<{ tier: string; priceMinor: number; currentPeriodEnd: string | null }>(
+      'SELECT s."tier", s."priceMinor", s."currentPeriodEnd" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?',
       email,
     );
     expect(row).toMatchObject({ tier: "monthly", priceMinor: 999 });
@@ -196,11 +187,11 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
-    const [after] = query<{ cancelAtPeriodEnd: number; status: string }>(
-      "SELECT s.cancelAtPeriodEnd, s.status FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?",
+    const [after] = await query<{ cancelAtPeriodEnd: boolean; status: string }>(
+      'SELECT s."cancelAtPeriodEnd", s."status" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?',
       email,
     );
-    expect(after).toEqual({ cancelAtPeriodEnd: 1, status: "active" });
+    expect(after).toEqual({ cancelAtPeriodEnd: true, status: "active" });
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
@@ -227,7 +218,7 @@ test.describe("offers and payments", () => {
     await expect(field).toHaveAttribute("readonly", "");
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    const [row] = query<{ offerId: string; priceMinor: number }>("SELECT s.offerId, s.priceMinor FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?", email);
+    const [row] = await query<{ offerId: string; priceMinor: number }>('SELECT s."offerId", s."priceMinor" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?', email);
     expect(row).toEqual({ offerId: "cakey-makeup", priceMinor: 2999 });
 
     // A lifetime plan has no subscription to manage: nothing happens, back to the profile.
