@@ -44,33 +44,37 @@ function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
  * Applies a change to a member's subscription row. A row is only created from a change
  * that says what was bought (tier, plan, price, status); a partial change about an unknown
  * row is "incomplete" and the caller decides (a webhook asks Stripe to retry later).
+ * Each write is one conditional statement, so two deliveries applied at once (on one instance
+ * or two) can neither both create the row nor let the older one overwrite the newer.
  */
 export async function applyEntitlement(userId: string, change: EntitlementChange): Promise<ApplyResult> {
-  return db.$transaction(async (tx) => {
-    const row = await tx.subscription.findUnique({ where: { userId } });
-    const { at, ...fields } = change;
-    if (!row) {
-      const { tier, status, planName, priceMinor } = change;
-      if (!tier || !status || !planName || priceMinor === undefined) return "incomplete";
-      await tx.subscription.create({
-        data: {
-          ...defined(fields),
-          userId,
-          tier,
-          status,
-          planName,
-          priceMinor,
-          startedAt: change.startedAt ?? at,
-          currentPeriodEnd: change.currentPeriodEnd ?? null,
-          stateAt: at,
-        },
-      });
-      return "created";
-    }
-    if (at.getTime() < row.stateAt.getTime()) return "stale";
-    await tx.subscription.update({ where: { userId }, data: { ...defined(fields), stateAt: at } });
-    return "updated";
-  });
+  const { at, ...fields } = change;
+  // Only a row whose state is not newer than this change is updated.
+  const { count } = await db.subscription.updateMany({ where: { userId, stateAt: { lte: at } }, data: { ...defined(fields), stateAt: at } });
+  if (count === 1) return "updated";
+  if (await db.subscription.findUnique({ where: { userId }, select: { id: true } })) return "stale";
+  const { tier, status, planName, priceMinor } = change;
+  if (!tier || !status || !planName || priceMinor === undefined) return "incomplete";
+  try {
+    await db.subscription.create({
+      data: {
+        ...defined(fields),
+        userId,
+        tier,
+        status,
+        planName,
+        priceMinor,
+        startedAt: change.startedAt ?? at,
+        currentPeriodEnd: change.currentPeriodEnd ?? null,
+        stateAt: at,
+      },
+    });
+    return "created";
+  } catch (error) {
+    // Another delivery created the row first: apply this one to it (or find it newer).
+    if ((error as { code?: string }).code !== "P2002") throw error;
+    return applyEntitlement(userId, change);
+  }
 }
 
 /** One period after `from` (a month or a year), for a test payment's provisional period. */

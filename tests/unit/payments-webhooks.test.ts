@@ -24,6 +24,7 @@ const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
 const { checkPayment } = await import("~/payments/payment-success.server");
 const webhookRoute = await import("~/routes/webhooks.stripe");
+const { applyEntitlement } = await import("~/payments/fulfilment.server");
 
 const signer = new Stripe("sk_test_fake", { telemetry: false });
 
@@ -370,5 +371,29 @@ describe("webhook route", () => {
     // Re-serialised JSON (what a body parser would hand on) no longer matches the signature.
     expect((await post(JSON.stringify(JSON.parse(payload)), sign(payload))).status).toBe(400);
     expect((await post("x".repeat(600 * 1024), sign("x"))).status).toBe(413);
+  });
+});
+
+describe("changes applied at the same time (two instances, two deliveries)", () => {
+  const full = (at: Date, status: string) => ({ at, tier: "monthly" as const, status, planName: "Monthly Plan", priceMinor: 999 });
+
+  it("create one row, never an error, when two first deliveries race", async () => {
+    const user = await db.user.create({ data: { email: `race-create-${Date.now()}@example.com` } });
+    const results = await Promise.all([applyEntitlement(user.id, full(new Date(1_000), "active")), applyEntitlement(user.id, full(new Date(2_000), "past_due"))]);
+    expect(results.sort()).toEqual(["created", expect.stringMatching(/^(updated|stale)$/)]);
+    expect(await db.subscription.count({ where: { userId: user.id } })).toBe(1);
+    expect((await db.subscription.findUniqueOrThrow({ where: { userId: user.id } })).status).toBe("past_due");
+  });
+
+  it("keep the newest state whichever of two racing changes is written last", async () => {
+    for (let round = 0; round < 10; round++) {
+      const user = await db.user.create({ data: { email: `race-order-${round}-${Date.now()}@example.com` } });
+      await applyEntitlement(user.id, full(new Date(1_000), "active"));
+      const older = applyEntitlement(user.id, { at: new Date(2_000), status: "canceled" });
+      const newer = applyEntitlement(user.id, { at: new Date(3_000), status: "past_due" });
+      await Promise.all(round % 2 ? [older, newer] : [newer, older]);
+      const row = await db.subscription.findUniqueOrThrow({ where: { userId: user.id } });
+      expect({ status: row.status, stateAt: row.stateAt.getTime() }).toEqual({ status: "past_due", stateAt: 3_000 });
+    }
   });
 });
