@@ -72,14 +72,18 @@ function sqliteValue(value: unknown): unknown {
 }
 
 /**
- * A connection of its own beside Prisma's, on the same file. It never waits for a lock while
- * blocking the event loop (busy timeout 0): when another connection (another process, or a
- * Prisma transaction in this one) is writing, the statement is retried a moment later, so the
- * writer can finish. Its own statements run whole within one tick, so they never hold a lock
- * anyone waits on across an await.
+ * A connection of its own beside Prisma's, on the same file. Its statements run whole within
+ * one tick, so they never hold a lock anyone waits on across an await. When another
+ * connection is writing, it waits for the lock briefly (BUSY_WAIT_MS, blocking: another
+ * worker process's write takes microseconds, unless that process was descheduled mid-write),
+ * then yields and tries again a moment later, up to LOCK_WAIT_MS: a Prisma transaction in
+ * this same process holds the lock across awaits and can only finish if this one yields.
  */
+const BUSY_WAIT_MS = 20;
+const LOCK_WAIT_MS = 15_000;
+
 function sqliteEngine(file: string): Engine {
-  const database = new Database(file, { timeout: 0 });
+  const database = new Database(file, { timeout: BUSY_WAIT_MS });
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   const prepared = new WeakMap<TemplateStringsArray, SqlitePrepared>();
@@ -121,8 +125,6 @@ function sqliteEngine(file: string): Engine {
   };
 }
 
-const LOCK_WAIT_MS = 5000;
-
 /** Runs `work`; while the database is locked by another writer, tries again shortly after. */
 async function whenUnlocked<T>(work: () => T): Promise<T> {
   const started = Date.now();
@@ -132,8 +134,8 @@ async function whenUnlocked<T>(work: () => T): Promise<T> {
     } catch (error) {
       const code = (error as { code?: string }).code ?? "";
       if (!code.startsWith("SQLITE_BUSY") || Date.now() - started > LOCK_WAIT_MS) throw error;
-      // Most writes take microseconds: look again on the next turn, then back off to 1-8 ms.
-      await sleep(attempt < 3 ? 0 : Math.min(8, 2 ** (attempt - 3)));
+      // Let this process's own transaction (if it holds the lock) move on, then look again.
+      await sleep(Math.min(8, 2 ** attempt));
     }
   }
 }
