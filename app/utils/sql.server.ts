@@ -58,7 +58,7 @@ function engine(): Engine {
 // SQLite ---------------------------------------------------------------------------------
 
 type Convert = (value: unknown) => unknown;
-type SqlitePrepared = { statement: Database.Statement; reader: boolean; converters: [string, Convert][] };
+type SqlitePrepared = { statement: Database.Statement; reader: boolean; writes: boolean; converters: [string, Convert][] };
 
 const toDate: Convert = (value) => (value === null ? null : new Date(typeof value === "string" ? value : Number(value)));
 const toBoolean: Convert = (value) => (value === null ? null : value === 1 || value === 1n || value === true);
@@ -72,21 +72,35 @@ function sqliteValue(value: unknown): unknown {
 }
 
 /**
- * A connection of its own beside Prisma's, on the same file. Its statements run whole within
- * one tick, so they never hold a lock anyone waits on across an await. When another
- * connection is writing, it waits for the lock briefly (BUSY_WAIT_MS, blocking: another
- * worker process's write takes microseconds, unless that process was descheduled mid-write),
- * then yields and tries again a moment later, up to LOCK_WAIT_MS: a Prisma transaction in
- * this same process holds the lock across awaits and can only finish if this one yields.
+ * A connection of its own beside Prisma's, on the same file.
+ *
+ * Group commit: writes asked for in the same turn of the event loop are committed together,
+ * in one transaction run whole within one tick. A commit is the expensive part of a small
+ * write (its pages appended to the WAL, and every thousand pages a checkpoint that waits for
+ * the disk), and better-sqlite3 waits synchronously, so 1,000 members finishing at once
+ * would otherwise block the process for most of a second on commits alone. Each write's
+ * promise settles after the commit that made it durable, so a request never answers before
+ * its write is stored; a statement that fails (a constraint) fails alone. Reads run at once.
+ *
+ * Locks: its transactions never span an await, so it never holds a lock anyone in this
+ * process waits on. When another connection is writing, it waits for the lock briefly
+ * (BUSY_WAIT_MS, blocking: another worker process's commit takes well under that unless that
+ * process was descheduled mid-write), then yields and tries again a moment later, up to
+ * LOCK_WAIT_MS: a Prisma transaction in this same process holds the lock across awaits and
+ * can only finish if this one yields.
  */
 const BUSY_WAIT_MS = 20;
 const LOCK_WAIT_MS = 15_000;
+
+type PendingWrite = { prepared: SqlitePrepared; params: unknown[]; resolve: (result: unknown) => void; reject: (error: unknown) => void };
 
 function sqliteEngine(file: string): Engine {
   const database = new Database(file, { timeout: BUSY_WAIT_MS });
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   const prepared = new WeakMap<TemplateStringsArray, SqlitePrepared>();
+  const begin = database.prepare("BEGIN IMMEDIATE");
+  const commit = database.prepare("COMMIT");
 
   function prepare(strings: TemplateStringsArray): SqlitePrepared {
     let entry = prepared.get(strings);
@@ -100,26 +114,87 @@ function sqliteEngine(file: string): Engine {
           else if (type === "BOOLEAN") converters.push([column.name, toBoolean]);
         }
       }
-      entry = { statement, reader: statement.reader, converters };
+      entry = { statement, reader: statement.reader, writes: !statement.readonly, converters };
       prepared.set(strings, entry);
     }
     return entry;
   }
 
+  function run({ statement, reader }: SqlitePrepared, params: unknown[]): unknown {
+    return reader ? statement.all(...params) : statement.run(...params);
+  }
+
+  let queue: PendingWrite[] = [];
+  let flushing = false;
+
+  /** Commits every queued write in one transaction; writes queued meanwhile go in the next. */
+  async function flush(): Promise<void> {
+    flushing = true;
+    try {
+      while (queue.length) {
+        const batch = queue;
+        queue = [];
+        try {
+          await whenUnlocked(() => begin.run());
+        } catch (error) {
+          for (const write of batch) write.reject(error);
+          continue;
+        }
+        const results: { ok: boolean; value: unknown }[] = [];
+        for (const write of batch) {
+          if (!database.inTransaction) {
+            // An error ended the transaction (not a constraint: those fail alone): nothing after it ran.
+            results.push({ ok: false, value: new Error("The write was not run: the transaction it belonged to failed.") });
+            continue;
+          }
+          try {
+            results.push({ ok: true, value: run(write.prepared, write.params) });
+          } catch (error) {
+            results.push({ ok: false, value: error });
+          }
+        }
+        try {
+          if (database.inTransaction) commit.run();
+        } catch (error) {
+          if (database.inTransaction) database.exec("ROLLBACK");
+          for (const write of batch) write.reject(error);
+          continue;
+        }
+        batch.forEach((write, i) => (results[i].ok ? write.resolve(results[i].value) : write.reject(results[i].value)));
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  function write(entry: SqlitePrepared, params: unknown[]): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      queue.push({ prepared: entry, params, resolve, reject });
+      // The first write of a turn schedules the commit; the turn's other writes join it.
+      if (queue.length === 1 && !flushing) setImmediate(() => void flush());
+    });
+  }
+
+  async function statementResult(strings: TemplateStringsArray, values: unknown[]) {
+    const entry = prepare(strings);
+    const params = values.map(sqliteValue);
+    const result = entry.writes ? await write(entry, params) : await whenUnlocked(() => run(entry, params));
+    return { entry, result };
+  }
+
   return {
     async queryRows({ strings, values }) {
-      const { statement, converters } = prepare(strings);
-      const rows = (await whenUnlocked(() => statement.all(...values.map(sqliteValue)))) as Record<string, unknown>[];
-      if (converters.length) for (const row of rows) for (const [name, convert] of converters) row[name] = convert(row[name]);
+      const { entry, result } = await statementResult(strings, values);
+      const rows = result as Record<string, unknown>[];
+      if (entry.converters.length) for (const row of rows) for (const [name, convert] of entry.converters) row[name] = convert(row[name]);
       return rows;
     },
     async execute({ strings, values }) {
-      const { statement, reader } = prepare(strings);
-      const params = values.map(sqliteValue);
-      if (reader) return (await whenUnlocked(() => statement.all(...params))).length;
-      return (await whenUnlocked(() => statement.run(...params))).changes;
+      const { entry, result } = await statementResult(strings, values);
+      return entry.reader ? (result as unknown[]).length : (result as Database.RunResult).changes;
     },
     async close() {
+      while (queue.length || flushing) await sleep(1);
       database.close();
     },
   };
