@@ -164,7 +164,8 @@ async function finishAll(base, members, inFlight, pids = []) {
 /**
  * The floor for the same burst: a bare node:http server that reads each form and answers
  * 303 → /home, doing no work at all, measured with the same client. What no server on this
- * machine can beat, so the finish route's burst is reported against it.
+ * machine can beat, so the finish route's burst is reported against it: the fastest of three
+ * tries just before the burst (a slow try, when something else ran, would flatter the share).
  */
 async function bareFloor(members) {
   const bare = http.createServer((request, response) => {
@@ -172,9 +173,13 @@ async function bareFloor(members) {
     request.on("end", () => response.writeHead(303, { Location: "/home" }).end());
   });
   await new Promise((resolve) => bare.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve)); // as server.mjs
-  const result = await finishAll(`http://127.0.0.1:${bare.address().port}`, members, members.length);
+  let best;
+  for (let i = 0; i < 3; i++) {
+    const result = await finishAll(`http://127.0.0.1:${bare.address().port}`, members, members.length);
+    if (!best || result.wall < best.wall) best = result;
+  }
   bare.close();
-  return result;
+  return best;
 }
 
 async function startApp({ port, dataDir, sessionSecret, workers, databaseUrl }) {
