@@ -8,6 +8,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
  */
 const DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
 const INSTANCES = Number(process.env.E2E_INSTANCES || 1);
+// Servers the specs start themselves use SQLite files of their own, never a DATABASE_URL the
+// shell happens to hold (the tests write to, and empty, the databases they use).
+process.env.DATABASE_URL = "";
 // The test run's own SMTP and OAuth servers (tests/e2e/global-setup.ts), next to the app's port.
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
 const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
@@ -61,7 +64,7 @@ export default defineConfig({
       REQUEST_LIMIT_PER_MINUTE: "100000",
       ADMIN_EMAILS: "admin@glowcoach.test",
       E2E_INSTANCES: String(INSTANCES),
-      ...(DATABASE_URL ? { DATABASE_URL } : {}),
+      DATABASE_URL: DATABASE_URL ?? "",
     },
   },
 });

@@ -30,7 +30,7 @@ const SETUPS = [
 ];
 
 /** One statement runner for either database, for seeding and counting. */
-async function openDatabase(setup, dataDir, postgresUrl) {
+export async function openDatabase(setup, dataDir, postgresUrl) {
   if (setup.database === "sqlite") {
     const db = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
     const stored = (value) => (value instanceof Date ? value.toISOString().replace("Z", "+00:00") : value);
@@ -71,7 +71,7 @@ async function openDatabase(setup, dataDir, postgresUrl) {
 }
 
 /** Members with a session, written straight into the database; `steps` of today's six done. */
-async function seedMembers(db, sessionSecret, count, steps, label) {
+export async function seedMembers(db, sessionSecret, count, steps, label) {
   const now = new Date();
   const today = now.toISOString().slice(0, 10); // members without a zone live in UTC
   const members = [];
@@ -132,7 +132,7 @@ function cpuMs(pid) {
 }
 
 /** Sends one finish per member, `inFlight` at a time (all at once when inFlight >= members). */
-async function finishAll(base, members, inFlight, pids = []) {
+export async function finishAll(base, members, inFlight, pids = []) {
   const cpuBefore = pids.map(cpuMs);
   const agent = new http.Agent({ keepAlive: inFlight < 1000, maxSockets: inFlight });
   const url = `${base}/plan/${PLAN}`;
@@ -285,7 +285,7 @@ export async function benchRoutine({ port }) {
   if (setups.some((s) => s.database === "postgresql")) {
     // Durability as the SQLite file's (synchronous=NORMAL): a crash of the app or the database
     // loses nothing; a power cut may lose the last commits, never corrupts.
-    postgres = await startThrowawayPostgres({ port: Number(process.env.BENCH_POSTGRES_PORT ?? 55498), settings: { synchronous_commit: "off" } });
+    postgres = await startThrowawayPostgres({ settings: { synchronous_commit: "off" } });
     postgres.postmasterPid = () => Number(fs.readFileSync(path.join(postgres.dir, "data", "postmaster.pid"), "utf8").split("\n")[0]);
   }
   const results = [];

@@ -50,7 +50,7 @@ async function withDatabases(run) {
   let postgres;
   let url = process.env.SHADOW_DATABASE_URL;
   if (!url) {
-    postgres = await startThrowawayPostgres({ port: Number(process.env.DB_CHECK_PG_PORT ?? 55499) });
+    postgres = await startThrowawayPostgres();
     url = postgres.url;
   }
   try {

@@ -3,13 +3,14 @@
 // Debian's `postgresql` package (no service has to run; `.ci/run` installs it when missing).
 //
 //   import { startThrowawayPostgres } from "./postgres.mjs";
-//   const pg = await startThrowawayPostgres({ port: 55432 });  // pg.url, pg.adminUrl
+//   const pg = await startThrowawayPostgres();  // a free port; pg.url, pg.adminUrl
 //   await pg.stop();
 //
-//   node scripts/postgres.mjs start [--port 55432] [--dir DIR]   prints the database URL
+//   node scripts/postgres.mjs start [--port N] [--dir DIR]   prints the database URL (default: a free port)
 //   node scripts/postgres.mjs stop --dir DIR
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -50,11 +51,24 @@ function run(bin, args, user, options = {}) {
   return execFileSync(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"], ...options }).toString();
 }
 
+/** A port nothing listens on now (the kernel's pick), for a server started right after. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Starts a new cluster. `settings` are postgres -c options; by default durability is relaxed
+ * Starts a new cluster. Port 0 picks a free one. `settings` are postgres -c options; by default durability is relaxed
  * like the test SQLite file's (a throwaway cluster is never worth an fsync).
  */
-export async function startThrowawayPostgres({ port = 55432, dir, settings = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } } = {}) {
+export async function startThrowawayPostgres({ port = 0, dir, settings = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } } = {}) {
+  if (!port) port = await freePort();
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed (Debian: apt-get install postgresql; .ci/run does it).");
   const user = runAs();
@@ -111,7 +125,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     return i >= 0 ? rest[i + 1] : undefined;
   };
   if (command === "start") {
-    const server = await startThrowawayPostgres({ port: Number(option("port") ?? 55432), dir: option("dir") });
+    const server = await startThrowawayPostgres({ port: Number(option("port") ?? 0), dir: option("dir") });
     console.log(server.url);
   } else if (command === "stop" && option("dir")) {
     stopThrowawayPostgres(option("dir"));

@@ -95,7 +95,9 @@ test("SIGKILL while members finish routines loses nothing that was acknowledged"
     const acked: Acknowledged = { steps: new Set(), finished: new Set() };
     // Everyone starts at once; the server dies part-way through.
     const running = Promise.allSettled(members.map((member) => doRoutine(member, acked)));
+    // Killed once some steps are acknowledged (at 400 ms on a quiet machine): mid-work whatever the load.
     await new Promise((resolve) => setTimeout(resolve, 400));
+    await expect.poll(() => acked.steps.size, { timeout: 30_000, intervals: [50] }).toBeGreaterThan(0);
     const died = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGKILL");
     await died;
