@@ -83,7 +83,7 @@ describe("configuration", () => {
     const secrets = await Promise.all(Array.from({ length: 6 }, read));
     expect(new Set(secrets).size).toBe(1);
     expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
-  });
+  }, 30_000);
 
   it("accepts a full production configuration", () => {
     const env = parseEnv({
