@@ -173,13 +173,11 @@ async function bareFloor(members) {
     request.on("end", () => response.writeHead(303, { Location: "/home" }).end());
   });
   await new Promise((resolve) => bare.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve)); // as server.mjs
-  let best;
-  for (let i = 0; i < 3; i++) {
-    const result = await finishAll(`http://127.0.0.1:${bare.address().port}`, members, members.length);
-    if (!best || result.wall < best.wall) best = result;
-  }
+  const tries = [];
+  for (let i = 0; i < 3; i++) tries.push(await finishAll(`http://127.0.0.1:${bare.address().port}`, members, members.length));
   bare.close();
-  return best;
+  // The first try is how the floor was measured before (one try); the best is the floor.
+  return { ...tries.reduce((a, b) => (b.wall < a.wall ? b : a)), firstWall: tries[0].wall };
 }
 
 async function startApp({ port, dataDir, sessionSecret, workers, databaseUrl }) {
@@ -268,10 +266,11 @@ async function runSetup(setup, { port, postgres }) {
   const allOk = rounds.slice(1).every(([, r]) => r.statuses.size === 1 && r.statuses.get("303 /home") === members.length);
   const exactlyOnce = afterBursts.rows === members.length && afterBursts.members === members.length && final.rows === members.length;
   const share = (floor.wall / burst.wall) * 100;
+  const shareOfFirstTry = (floor.firstWall / burst.wall) * 100;
   console.log(`\nRows for today: ${final.rows} for ${final.members} members (expected ${members.length} each): ${exactlyOnce ? "each recorded exactly once" : "MISMATCH"}`);
   console.log(`Every request answered 303 → /home: ${allOk ? "yes" : "NO"}`);
-  console.log(`First burst: ${burst.wall.toFixed(0)} ms against the floor's ${floor.wall.toFixed(0)} ms: **${share.toFixed(1)}% of the bare server's rate** (p99 ${burst.p99.toFixed(0)} ms, floor p99 ${floor.p99.toFixed(0)} ms)`);
-  return { setup, share, exactlyOnce, allOk };
+  console.log(`First burst: ${burst.wall.toFixed(0)} ms against the floor's ${floor.wall.toFixed(0)} ms (best of three; first try ${floor.firstWall.toFixed(0)} ms): **${share.toFixed(1)}% of the bare server's rate** (${shareOfFirstTry.toFixed(1)}% of its first try's) (p99 ${burst.p99.toFixed(0)} ms, floor p99 ${floor.p99.toFixed(0)} ms)`);
+  return { setup, share, shareOfFirstTry, exactlyOnce, allOk };
 }
 
 export async function benchRoutine({ port }) {
@@ -294,8 +293,8 @@ export async function benchRoutine({ port }) {
   } finally {
     await postgres?.stop();
   }
-  console.log(`\n| set-up | share of the floor's rate${repeat > 1 ? ` (median of ${repeat}; each run)` : ""} | rows exactly once | all 303 |`);
-  console.log(`|---|---|---|---|`);
+  console.log(`\n| set-up | share of the floor's rate${repeat > 1 ? ` (median of ${repeat}; each run)` : ""} | share of the floor's first try (the earlier method) | rows exactly once | all 303 |`);
+  console.log(`|---|---|---:|---|---|`);
   const medians = [];
   for (const setup of SETUPS) {
     const runs = results.filter((r) => r.setup === setup);
@@ -304,7 +303,8 @@ export async function benchRoutine({ port }) {
     const median = shares[Math.floor(shares.length / 2)];
     medians.push({ setup, median });
     const each = runs.length > 1 ? ` (${runs.map((r) => r.share.toFixed(1)).join(", ")})` : "";
-    console.log(`| ${setup.name} | **${median.toFixed(1)}%**${each} | ${runs.every((r) => r.exactlyOnce) ? "yes" : "NO"} | ${runs.every((r) => r.allOk) ? "yes" : "NO"} |`);
+    const firstTries = runs.map((r) => r.shareOfFirstTry).sort((a, b) => a - b);
+    console.log(`| ${setup.name} | **${median.toFixed(1)}%**${each} | ${firstTries[Math.floor(firstTries.length / 2)].toFixed(1)}% | ${runs.every((r) => r.exactlyOnce) ? "yes" : "NO"} | ${runs.every((r) => r.allOk) ? "yes" : "NO"} |`);
   }
   const best = medians.reduce((a, b) => (b.median > a.median ? b : a), medians[0]);
   if (best) console.log(`\nBest: ${best.setup.name}, ${best.median.toFixed(1)}% (target ≥ 30%): ${best.median >= 30 ? "met" : "NOT met"}`);
