@@ -18,7 +18,7 @@ import { createCookie } from "@remix-run/node";
 import { startThrowawayPostgres } from "./postgres.mjs";
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
-/** Members who have not done today's steps: their finishes answer 409 and store nothing. */
+/** Members who warm the route up first; their completions are deleted before the measured bursts. */
 const WARM_UP = 200;
 const PLAN = "clear-healthy-skin";
 const STEPS = 6;
@@ -42,6 +42,9 @@ export async function openDatabase(setup, dataDir, postgresUrl) {
       async get(sql, ...params) {
         return db.prepare(sql).get(...params);
       },
+      async run(sql, ...params) {
+        db.prepare(sql).run(...params);
+      },
       async close() {
         db.close();
       },
@@ -63,6 +66,9 @@ export async function openDatabase(setup, dataDir, postgresUrl) {
     async get(sql, ...params) {
       const row = (await client.query(numbered(sql), params)).rows[0];
       return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+    },
+    async run(sql, ...params) {
+      await client.query(numbered(sql), params);
     },
     async close() {
       await client.end();
@@ -230,11 +236,13 @@ async function runSetup(setup, { port, postgres }) {
   const app = await startApp({ port, dataDir, sessionSecret, workers: setup.workers, databaseUrl });
   const db = await openDatabase(setup, dataDir, databaseUrl);
   const { members, today } = await seedMembers(db, sessionSecret, MEMBERS, STEPS, `bench-${setup.key}`);
-  const { members: warmUp } = await seedMembers(db, sessionSecret, WARM_UP, 0, `warm-${setup.key}`);
-  // Warm-up on the same route without storing a completion: members with no steps done get 409.
+  const { members: warmUp } = await seedMembers(db, sessionSecret, WARM_UP, STEPS, `warm-${setup.key}`);
+  // Warm-up on the same route, as a server that has been running meets a burst: the warm-up
+  // members finish (all at once, then again 50 at a time), and their rows are deleted after.
   for (let i = 0; i < 20; i++) await fetch(`${app.base}/plan/${PLAN}`, { headers: { Cookie: members[i].cookie } }).then((r) => r.arrayBuffer());
-  await finishAll(app.base, warmUp, 50);
   await finishAll(app.base, warmUp, WARM_UP);
+  await finishAll(app.base, warmUp, 50);
+  await db.run(`DELETE FROM "PlanCompletion" WHERE "userId" IN (${warmUp.map(() => "?").join(",")})`, ...warmUp.map((m) => m.id));
 
   const pids = [app.pid, postgres?.postmasterPid()].filter(Boolean);
   const floor = await bareFloor(members);
