@@ -53,7 +53,8 @@ const remote = contentSource !== embeddedContent;
 async function load<T>(query: string, params: Record<string, unknown>, parse: Parse<T>): Promise<T | null> {
   const key = `${query}\u0000${JSON.stringify(params)}`;
   if (inPreview() && draftSource) return fetchAndParse(draftSource, key, query, params, parse, false);
-  const cacheable = env.nodeEnv === "production" || remote;
+  // Only the dev server re-reads the embedded dataset on every request (file edits show at once).
+  const cacheable = env.nodeEnv !== "development" || remote;
   let pending = cacheable ? (cache.get(key) as Promise<T | null> | undefined) : undefined;
   if (!pending) {
     pending = fetchAndParse(contentSource, key, query, params, parse, true);
