@@ -11,6 +11,7 @@ import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
 import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
 import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
 
 /** Parsed query results by query + params; the Sanity webhook calls invalidateContent(). */
 const cache = new Map<string, Promise<unknown>>();
@@ -74,7 +75,7 @@ async function fetchAndParse<T>(source: ContentSource, key: string, query: strin
   } catch (error) {
     if (source === embeddedContent) throw error;
     // The CMS did not answer: serve what we had, and ask again next time.
-    console.error(`[content] ${source.name} did not answer (${(error as Error).message}); serving the last good content`);
+    logger.error(`[content] ${source.name} did not answer (${(error as Error).message}); serving the last good content`);
     cache.delete(key);
     return fallback(key, query, params, parse);
   }
@@ -85,7 +86,7 @@ async function fetchAndParse<T>(source: ContentSource, key: string, query: strin
     return parsed.value;
   }
   const id = (raw as { _id?: string })._id ?? JSON.stringify(params);
-  console.error(`[content] document ${id} is invalid and was not used:\n  ${parsed.problems.join("\n  ")}`);
+  logger.error(`[content] document ${id} is invalid and was not used:\n  ${parsed.problems.join("\n  ")}`);
   return fallback(key, query, params, parse);
 }
 
@@ -114,7 +115,7 @@ const parseFunnels: Parse<Map<string, Funnel>> = async (raw, remember) => {
       byRoute.set(result.funnel.route, result.funnel);
       continue;
     }
-    console.error(`[content] funnel ${id} is invalid and was not used:\n  ${result.problems.join("\n  ")}`);
+    logger.error(`[content] funnel ${id} is invalid and was not used:\n  ${result.problems.join("\n  ")}`);
     const previous = lastGoodFunnels.get(id);
     if (previous) byRoute.set(previous.route, previous);
     else broken.push(id);
