@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { exitOnNativeModuleProblem } from "./native-modules.mjs";
 
 process.env.NODE_ENV = "production";
 // Embedded defaults unless the operator says this is a real deployment.
@@ -10,6 +11,9 @@ process.env.APP_ENV ??= "local";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
+
+// Before migrations: they use the same driver, and would fail with only "External error id#0".
+exitOnNativeModuleProblem();
 
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;
