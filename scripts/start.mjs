@@ -32,6 +32,13 @@ if (builtAt === 0 || sources.some((source) => newestMtime(source) > builtAt)) {
   execFileSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
 }
 
-execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+try {
+  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+} catch {
+  // Prisma takes the SQLite file for itself while migrating: a running app makes it fail
+  // with only "SocketTimeout" (the database is busy).
+  console.error("\nnpm start: the database migrations failed (above). If the app is already running on this database, stop it first: migrations need the database to themselves.");
+  process.exit(1);
+}
 
 await import("../server.mjs");

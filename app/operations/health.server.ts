@@ -46,10 +46,13 @@ async function checkDatabase(): Promise<string | null> {
 }
 
 async function checkMigrations(required: string[]): Promise<string | null> {
-  // Prisma's own table, on SQLite and PostgreSQL alike.
-  const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
-    `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-  );
+  // Prisma's own table, on SQLite and PostgreSQL alike; missing until the first migration.
+  const rows = await db
+    .$queryRawUnsafe<{ migration_name: string }[]>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)
+    .catch((error: Error) => {
+      if (error.message.includes("_prisma_migrations")) return [];
+      throw error;
+    });
   const applied = new Set(rows.map((row) => row.migration_name));
   const pending = required.filter((name) => !applied.has(name));
   return pending.length === 0 ? null : `${pending.length} not applied: ${pending.join(", ")} (run npm run db:migrate)`;
