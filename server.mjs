@@ -6,12 +6,12 @@ import compression from "compression";
 import express from "express";
 import http from "node:http";
 import path from "node:path";
-import { exitOnNativeModuleProblem } from "./scripts/native-modules.mjs";
+import { exitOnRuntimeProblem } from "./scripts/runtime-check.mjs";
 
 const development = process.env.NODE_ENV === "development";
 
-// A database driver built for another Node.js must stop start-up, not fail every write later.
-exitOnNativeModuleProblem();
+// An unsupported Node.js, or a database driver built for another one, stops start-up here.
+exitOnRuntimeProblem();
 
 const vite = development
   ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))

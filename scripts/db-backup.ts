@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { resolveDatabaseUrl } from "../app/utils/database-url";
-import { nativeModuleProblem } from "./native-modules.mjs";
+import { runtimeProblem } from "./runtime-check.mjs";
 
 function fail(message: string, code = 1): never {
   console.error(`db:backup: ${message}`);
@@ -24,7 +24,7 @@ const args = process.argv.slice(2);
 if (args.length !== 1 || args[0].startsWith("-")) fail("usage: npm run db:backup -- FILE (the new backup file)", 2);
 const destination = path.resolve(args[0]);
 
-const problem = nativeModuleProblem();
+const problem = runtimeProblem();
 if (problem) fail(problem);
 
 // The same database the app opens: DATABASE_URL, else <DATA_DIR>/glow-coach.db.

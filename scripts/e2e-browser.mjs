@@ -8,7 +8,10 @@ import { pathToFileURL } from "node:url";
 
 export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
-/** The browser the e2e suite launches: CHROMIUM_PATH, else Debian's chromium. */
+/**
+ * The browser the e2e suite launches: CHROMIUM_PATH, else Debian's chromium.
+ * @param {Record<string, string | undefined>} [env]
+ */
 export function chromiumPath(env = process.env) {
   return env.CHROMIUM_PATH || DEBIAN_CHROMIUM;
 }

@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { exitOnNativeModuleProblem } from "./native-modules.mjs";
+import { exitOnRuntimeProblem } from "./runtime-check.mjs";
 
 process.env.NODE_ENV = "production";
 // Embedded defaults unless the operator says this is a real deployment.
@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
 
 // Before migrations: they use the same driver, and would fail with only "External error id#0".
-exitOnNativeModuleProblem();
+exitOnRuntimeProblem();
 
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;

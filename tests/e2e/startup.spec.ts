@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
+import { nodeVersionProblem } from "../../scripts/runtime-check.mjs";
 
 /** Starts the production server (or `script`) with the given environment and returns how it ended. */
 function startServer(env: Record<string, string>, script = "server.mjs") {
@@ -35,6 +36,17 @@ test.describe("start-up configuration", () => {
     const { code, output } = startServer({ APP_ENV: "local", PORT: "not-a-port" });
     expect(code).toBe(1);
     expect(output).toContain("PORT");
+  });
+
+  test("an unsupported Node.js stops npm start with a message naming the versions needed, instead of crashing", () => {
+    // These machines ship an older Node.js as /usr/bin/node; elsewhere there may be none.
+    const system = spawnSync("/usr/bin/node", ["-p", "process.version"], { encoding: "utf8" });
+    const version = system.stdout?.trim();
+    test.skip(!version || nodeVersionProblem(version) === null, "no unsupported Node.js at /usr/bin/node");
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-startup-"));
+    const result = spawnSync("/usr/bin/node", ["scripts/start.mjs"], { env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir, PORT: String(Number(process.env.E2E_PORT ?? 3210) + 29) }, encoding: "utf8", timeout: 20_000 });
+    expect(result.status).toBe(1);
+    expect(`${result.stdout}${result.stderr}`).toContain(`Glow Coach needs Node.js 22.12 or newer (24 recommended, see .nvmrc); this is Node.js ${version}.`);
   });
 
   for (const [command, script] of [
