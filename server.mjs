@@ -131,15 +131,18 @@ server.listen({ port: env.port, host: env.host, backlog: 4096 }, () => {
 const stopPruning = build.entry.module.startPruning();
 
 let stopping = false;
-/** Stops taking connections, lets requests under way finish (5 s at most), then exits. */
+/**
+ * Stops taking connections, lets requests under way finish (5 s at most), then exits with
+ * the worst code asked for (a fatal error while stopping still exits 1).
+ */
 function shutdown(code) {
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
   if (stopping) return;
   stopping = true;
   stopPruning();
-  const exit = () => build.entry.module.closeDatabase().finally(() => process.exit(code));
-  server.close(exit);
+  server.close(() => build.entry.module.closeDatabase().finally(() => process.exit()));
   server.closeIdleConnections();
-  setTimeout(() => process.exit(code), 5000).unref();
+  setTimeout(() => process.exit(), 5000).unref();
 }
 process.on("SIGTERM", () => shutdown(0));
 process.on("SIGINT", () => shutdown(0));
