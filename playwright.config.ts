@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./scripts/e2e-browser.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 // The test run's own SMTP and OAuth servers (tests/e2e/global-setup.ts), next to the app's port.
@@ -6,9 +7,9 @@ const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
 const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
 export const E2E_DATA_DIR = "test-results/e2e-data";
 
-// Debian's Chromium (Playwright cannot download browsers on these machines).
+// Debian's Chromium, or CHROMIUM_PATH (Playwright cannot download browsers on these machines).
 const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: chromiumPath(),
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
 };
 

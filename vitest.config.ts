@@ -8,8 +8,9 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.ts"],
     environment: "node",
     globalSetup: ["tests/unit/global-setup.ts"],
-    // One database file: test files run one at a time so they don't contend for it.
-    fileParallelism: false,
+    // Each worker has its own data folder and database (tests/unit/worker-data.ts).
+    setupFiles: ["tests/unit/worker-data.ts"],
+    maxWorkers: 2,
     env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test" },
   },
 });

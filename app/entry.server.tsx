@@ -11,6 +11,7 @@ import { NonceContext } from "./security/nonce";
 import { StylesheetTextContext } from "./styles/stylesheet";
 import { stylesheetText } from "./styles/stylesheet.server";
 import type { RootData } from "./root";
+import { logger } from "./utils/logger.server";
 
 // The HTTP server (server.mjs) reads these from the server build.
 export { getLoadContext, limitRequests } from "./load-context.server";
@@ -19,6 +20,10 @@ export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
 export { staticSecurityHeaders } from "./security/headers.server";
 export { withContentPreview } from "./content/preview.server";
+export { logger, logRequest, pathOf } from "./utils/logger.server";
+export { reportReadiness, serveHealthCheck } from "./operations/health.server";
+export { startPruning } from "./operations/pruning.server";
+export { closeDatabase } from "./utils/db.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -83,7 +88,7 @@ export default function handleRequest(
           failed = true;
           responseStatusCode = 500;
           // Errors after the shell are reported by handleError; only log render errors here.
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error({ err: error }, `[render] ${request.method} ${new URL(request.url).pathname}`);
         },
       },
     );
@@ -94,5 +99,5 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // A visitor closing the tab is not an error worth logging.
   if (request.signal.aborted) return;
-  console.error(`[error] ${request.method} ${new URL(request.url).pathname}`, error);
+  logger.error({ err: error }, `[error] ${request.method} ${new URL(request.url).pathname}`);
 };

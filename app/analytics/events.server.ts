@@ -2,6 +2,7 @@
  * The first-party event log. Recording never breaks a page: a failed write is logged.
  */
 import { db } from "~/utils/db.server";
+import { logger } from "~/utils/logger.server";
 
 export type EventName =
   | "funnel_viewed"
@@ -38,7 +39,7 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
     });
     return row.id;
   } catch (error) {
-    console.error(`[analytics] could not record ${event.name}`, error);
+    logger.error({ err: error }, `[analytics] could not record ${event.name}`);
     return null;
   }
 }

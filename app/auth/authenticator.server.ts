@@ -14,6 +14,7 @@ import { getSiteSettings } from "~/content/content.server";
 import { env } from "~/utils/env.server";
 import { claimLink, issueLoginToken, LINK_MINUTES, type TokenState } from "./login-tokens.server";
 import { EmailAddress, signInByEmail, type SessionUser } from "./users.server";
+import { logger } from "~/utils/logger.server";
 
 export type AuthResult = { user: SessionUser; redirectTo: string | null };
 
@@ -69,7 +70,7 @@ const emailLinkStrategy = new EmailLinkStrategy<AuthResult>(
           const message = signInEmail({ link, code, brandName: settings.brandName, supportEmail: settings.supportEmail, expiresInMinutes: LINK_MINUTES });
           await sendEmail({ to: emailAddress, ...message, link });
         } catch (error) {
-          console.error(`[auth] could not send a sign-in e-mail to ${emailAddress}`, error);
+          logger.error({ err: error }, `[auth] could not send a sign-in e-mail to ${emailAddress}`);
           throw new Error(SEND_FAILED);
         }
       },

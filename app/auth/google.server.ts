@@ -16,6 +16,7 @@ import { authenticator, type AuthResult } from "./authenticator.server";
 import { safeRedirect } from "./redirect";
 import { createUserSession } from "./session.server";
 import { signInWithGoogle } from "./users.server";
+import { logger } from "~/utils/logger.server";
 
 export const GOOGLE_WELCOME = { title: "Welcome!", description: "Successfully signed in with Google." } as const;
 export const GOOGLE_FAILED = { title: "Error", description: "Failed to sign in with Google. Please try again.", variant: "destructive" } as const;
@@ -106,7 +107,7 @@ export async function startGoogleSignIn(request: Request, fields: Record<string,
       thrown.headers.append("Set-Cookie", await flowCookie.serialize(flow));
       return thrown;
     }
-    console.error("[auth] could not start Google sign-in", thrown);
+    logger.error({ err: thrown }, "[auth] could not start Google sign-in");
   }
   return failed(flow);
 }
@@ -127,7 +128,7 @@ export async function finishGoogleSignIn(request: Request): Promise<CallbackOutc
       await registerGoogle();
       result = await authenticator.authenticate("google", request, { throwOnError: true });
     } catch (thrown) {
-      console.warn("[auth] Google sign-in failed:", thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : thrown);
+      logger.warn({ reason: thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : String(thrown) }, "[auth] Google sign-in failed");
     }
   }
   const headers = new Headers();

@@ -43,6 +43,9 @@ export function retryAfterSeconds(retryAt: Date): number {
 
 const HOUR = 60 * 60 * 1000;
 
+/** The longest window of any limit below: older hits count for nothing and are pruned. */
+export const LONGEST_WINDOW_MS = HOUR;
+
 /** Sign-in e-mails: at most 5 per address and 20 per IP an hour. */
 export function signInEmailLimits(email: string, ip: string): Limit[] {
   return [

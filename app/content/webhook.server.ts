@@ -8,6 +8,7 @@ import { forgetPages } from "~/funnels/page-cache.server";
 import { env } from "~/utils/env.server";
 import { readBodyText } from "~/utils/form.server";
 import { invalidateContent } from "./content.server";
+import { logger } from "~/utils/logger.server";
 
 /** Sanity sends the document's projection; a large body is not a Sanity webhook. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -28,7 +29,7 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
     valid = false;
   }
   if (!valid) {
-    console.warn("[webhook] Sanity webhook with a missing or wrong signature refused");
+    logger.warn("[webhook] Sanity webhook with a missing or wrong signature refused");
     return json(401, { error: "Invalid signature." });
   }
   let id: unknown;
@@ -39,6 +40,6 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   }
   invalidateContent();
   forgetPages();
-  console.log(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: caches cleared`);
+  logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: caches cleared`);
   return json(200, { ok: true });
 }

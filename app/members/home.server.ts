@@ -10,6 +10,7 @@ import { now } from "~/utils/clock.server";
 import { localDate } from "./calendar";
 import { EMPTY_STREAK, streakData, type StreakData } from "./completions.server";
 import { memberToday } from "./time-zone.server";
+import { logger } from "~/utils/logger.server";
 
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
 
@@ -38,7 +39,7 @@ async function subscribedOrProceed(userId: string): Promise<boolean> {
     return (await getSubscriptionView(userId)).subscribed;
   } catch (error) {
     // The spec: a subscription check error on the routine button is logged and the routine proceeds.
-    console.error("[home] subscription check failed", error);
+    logger.error({ err: error }, "[home] subscription check failed");
     return true;
   }
 }
@@ -53,7 +54,7 @@ export async function homeView(request: Request) {
     [streak, subscribed] = await Promise.all([
       plan
         ? streakData(user.id, plan._id, today).catch((error) => {
-            console.error("Failed to fetch streak data", error);
+            logger.error({ err: error }, "Failed to fetch streak data");
             return EMPTY_STREAK(today);
           })
         : EMPTY_STREAK(today),

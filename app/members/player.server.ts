@@ -13,6 +13,7 @@ import { toastHeader } from "~/utils/toast.server";
 import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn } from "./completions.server";
 import { memberToday } from "./time-zone.server";
 import { recordEvent } from "~/analytics/events.server";
+import { logger } from "~/utils/logger.server";
 
 export const FINISH_SUCCESS = { title: "Congratulations! 🎉", description: "You've completed today's routine. Great job building healthy habits!" } as const;
 export const FINISH_FAILURE = { title: "Something went wrong", description: "Please try again or contact support if the problem persists.", variant: "destructive" } as const;
@@ -85,7 +86,7 @@ export async function playerAction(request: Request, planId: string | undefined,
       // Once per member, plan and day, for the admin's retention view.
       if (recorded === "new") await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
     } catch (error) {
-      console.error("[plan] marking the routine completed failed", error);
+      logger.error({ err: error }, "[plan] marking the routine completed failed");
       return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_FAILURE) } });
     }
     return redirect("/home", { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_SUCCESS) } });

@@ -14,6 +14,7 @@ import { env } from "~/utils/env.server";
 import { pricePlan, type PricedPlan } from "./catalogue";
 import type { Offer } from "./offer-schema";
 import { stripeClient } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 export type CheckoutStart = { ok: true; url: string } | { ok: false; status: number; reason: string };
 
@@ -105,7 +106,7 @@ export async function startCheckout(input: {
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });
     return { ok: true, url: session.url };
   } catch (error) {
-    console.error(`[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`, error);
+    logger.error({ err: error }, `[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`);
     return { ok: false, status: 502, reason: error instanceof Error ? error.message : "Stripe error" };
   }
 }

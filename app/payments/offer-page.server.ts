@@ -13,6 +13,7 @@ import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
 import { CHECKOUT_ERROR } from "./messages";
 import type { Offer } from "./offer-schema";
+import { logger } from "~/utils/logger.server";
 
 
 /**
@@ -95,7 +96,7 @@ export async function offerAction({ request, context }: ActionFunctionArgs, path
     cookieHeader: request.headers.get("Cookie"),
   });
   if (!started.ok) {
-    console.error(`[checkout] ${started.reason}`);
+    logger.error(`[checkout] ${started.reason}`);
     return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status, headers });
   }
   return redirect(started.url, { status: 303, headers });

@@ -22,6 +22,7 @@ import type { Tier } from "./catalogue";
 import { fulfilCheckout } from "./fulfilment.server";
 import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
 import { stripeClient } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 
 export type PaymentState =
@@ -64,7 +65,7 @@ async function emailSignInLink(request: Request, email: string, clientIp: string
     const outcome = await sendSignInLink({ request, email, redirectTo: "/home", honeypot: "", clientIp });
     return outcome instanceof Response && (outcome.headers.get("Location") ?? "").startsWith("/login/check-email");
   } catch (error) {
-    console.error(`[payment-success] could not send the sign-in e-mail to ${email}`, error);
+    logger.error({ err: error }, `[payment-success] could not send the sign-in e-mail to ${email}`);
     return false;
   }
 }
@@ -82,7 +83,7 @@ export async function checkPayment(input: { request: Request; visitorId: string;
     try {
       await confirmWithStripe(row.id);
     } catch (error) {
-      console.error(`[payment-success] could not check ${row.id} with Stripe`, error);
+      logger.error({ err: error }, `[payment-success] could not check ${row.id} with Stripe`);
       return { state: "unverified" };
     }
     row = await db.checkoutSession.findUnique({ where: { id: sessionId } });

@@ -10,19 +10,20 @@ import { env } from "~/utils/env.server";
 import { applyEntitlement } from "./fulfilment.server";
 import { NO_SUBSCRIPTION_TO_MANAGE } from "./messages";
 import { stripeClient } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 export async function openBillingPortal(userId: string): Promise<Response> {
   const view = await getSubscriptionView(userId);
   const row = await db.subscription.findUnique({ where: { userId } });
   if (!view.recurring || !row) {
-    console.log(NO_SUBSCRIPTION_TO_MANAGE);
+    logger.info(NO_SUBSCRIPTION_TO_MANAGE);
     return redirect("/profile", 303);
   }
   const stripe = stripeClient();
   if (!stripe) return redirect("/billing/test-portal", 303);
   if (!row.stripeCustomerId) {
     // Bought with the local test checkout before Stripe was configured: nothing to manage at Stripe.
-    console.log(`${NO_SUBSCRIPTION_TO_MANAGE} (no Stripe customer for this member)`);
+    logger.info(`${NO_SUBSCRIPTION_TO_MANAGE} (no Stripe customer for this member)`);
     return redirect("/profile", 303);
   }
   const session = await stripe.billingPortal.sessions.create({ customer: row.stripeCustomerId, return_url: `${env.publicUrl}/profile` });

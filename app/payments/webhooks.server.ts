@@ -18,6 +18,7 @@ import { env } from "~/utils/env.server";
 import { pricePlan, type Tier } from "./catalogue";
 import { applyEntitlement, fulfilCheckout, FulfilmentError, type EntitlementChange } from "./fulfilment.server";
 import { stripeClient, verifyWebhook } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 export type WebhookAnswer = { status: number; body: string };
 
@@ -217,7 +218,7 @@ export async function handleStripeWebhook(payload: string, signature: string | n
   try {
     event = verifyWebhook(payload, signature, secret);
   } catch (error) {
-    console.warn(`[webhook] rejected a delivery: ${(error as Error).message}`);
+    logger.warn(`[webhook] rejected a delivery: ${(error as Error).message}`);
     return { status: 400, body: "Invalid signature." };
   }
   if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return { status: 200, body: `Ignored ${event.type}.` };
@@ -233,11 +234,11 @@ export async function handleStripeWebhook(payload: string, signature: string | n
     if (error instanceof RetryLater) return { status: 503, body: `Not ready: ${error.message}. Please retry.` };
     if (error instanceof z.ZodError || error instanceof FulfilmentError) {
       // A payload we cannot use will not get better on retry: record it and say why.
-      console.error(`[webhook] ${event.id} (${event.type}) cannot be applied`, error);
+      logger.error({ err: error }, `[webhook] ${event.id} (${event.type}) cannot be applied`);
       await markProcessed(event.id, event.type, at);
       return { status: 422, body: `Unusable ${event.type} payload.` };
     }
-    console.error(`[webhook] ${event.id} (${event.type}) failed`, error);
+    logger.error({ err: error }, `[webhook] ${event.id} (${event.type}) failed`);
     return { status: 503, body: "Temporary failure. Please retry." };
   }
   await markProcessed(event.id, event.type, at);

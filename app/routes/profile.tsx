@@ -11,6 +11,7 @@ import { CheckIcon } from "~/components/ui/icons";
 import { subscriptionDetails } from "~/members/profile";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
+import { logger } from "~/utils/logger.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });
 
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const view = await getSubscriptionView(user.id).catch((error) => {
     // The spec: a subscription check error on the profile is logged only.
-    console.error("[profile] subscription check failed", error);
+    logger.error({ err: error }, "[profile] subscription check failed");
     return NOT_SUBSCRIBED;
   });
   return data(

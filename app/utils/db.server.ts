@@ -6,6 +6,7 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "~/generated/prisma/client";
 import { env } from "./env.server";
+import { logger } from "./logger.server";
 
 function createClient(): PrismaClient {
   const file = env.databaseUrl.slice("file:".length);
@@ -20,7 +21,7 @@ function createClient(): PrismaClient {
     // Every write (a routine finished) otherwise waits for a disk flush (docs/decisions/0007).
     .then(() => client.$executeRawUnsafe("PRAGMA synchronous = NORMAL"))
     .catch((error) => {
-      console.error("[db] could not switch SQLite to WAL mode", error);
+      logger.error({ err: error }, "[db] could not switch SQLite to WAL mode");
     });
   return client;
 }
@@ -29,3 +30,8 @@ function createClient(): PrismaClient {
 const globalForDb = globalThis as unknown as { __glowDb?: PrismaClient };
 export const db: PrismaClient = globalForDb.__glowDb ?? createClient();
 if (env.nodeEnv !== "production") globalForDb.__glowDb = db;
+
+/** Closes the database connection when the server stops. */
+export async function closeDatabase(): Promise<void> {
+  await db.$disconnect();
+}

@@ -36,7 +36,12 @@ const EnvSchema = z.object({
   SANITY_WEBHOOK_SECRET: optionalText,
   /** The secret in the Studio's preview link (/preview?secret=…); preview also needs SANITY_API_TOKEN to read drafts. */
   SANITY_PREVIEW_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
-  LOG_REQUESTS: flag.default(false),
+  /** Log lines at this level and above. */
+  LOG_LEVEL: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  /** "json": one JSON object a line, for log collectors; "pretty": for people. Default: pretty locally, json in production. */
+  LOG_FORMAT: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["json", "pretty"]).optional()),
+  /** One line per request (method, path, status, duration). Default: on in production. */
+  LOG_REQUESTS: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "true", "false"]).optional()),
   /** Changing requests one network address may send per minute (see request-limits.server.ts). */
   REQUEST_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** smtp://user:pass@host:port (or smtps://). Unset: the dev mailbox in the data folder. */
@@ -85,7 +90,7 @@ export type Env = {
     webhookSecret?: string;
     previewSecret?: string;
   } | null;
-  logRequests: boolean;
+  log: { level: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"; format: "json" | "pretty"; requests: boolean };
   requestLimitPerMinute: number;
   mail: { smtpUrl?: string; from: string; mailboxUi: boolean };
   google: { clientId: string; clientSecret: string; issuer: string } | null;
@@ -164,7 +169,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           previewSecret: e.SANITY_PREVIEW_SECRET,
         }
       : null,
-    logRequests: e.LOG_REQUESTS,
+    log: {
+      level: e.LOG_LEVEL,
+      format: e.LOG_FORMAT ?? (isProduction ? "json" : "pretty"),
+      requests: e.LOG_REQUESTS === undefined ? isProduction : e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
+    },
     requestLimitPerMinute: e.REQUEST_LIMIT_PER_MINUTE,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, mailboxUi: e.MAILBOX_UI || !isProduction },
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER.replace(/\/$/, "") } : null,

@@ -1,8 +1,9 @@
 /** Small response helpers shared by route modules. */
+import { logger } from "./logger.server";
 
 /** The not-found screen, with the attempted path in the server log. */
 export function notFound(request: Request): Response {
-  console.warn(`[404] ${request.method} ${new URL(request.url).pathname}`);
+  logger.warn(`[404] ${request.method} ${new URL(request.url).pathname}`);
   return new Response("Not found", { status: 404 });
 }
 

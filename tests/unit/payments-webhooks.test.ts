@@ -24,6 +24,7 @@ const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
 const { checkPayment } = await import("~/payments/payment-success.server");
 const webhookRoute = await import("~/routes/webhooks.stripe");
+const { logger } = await import("~/utils/logger.server");
 
 const signer = new Stripe("sk_test_fake", { telemetry: false });
 
@@ -103,7 +104,7 @@ describe("Stripe Checkout through the real SDK", () => {
     expect(await startCheckout({ offer, planId: "lifetime", user: null, visitorId: "v", cookieHeader: null })).toMatchObject({ ok: false, status: 400 });
     expect(fake.checkoutRequests.length).toBe(before);
     fake.failNextCheckout = true;
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
     expect(await startCheckout({ offer, planId: "monthly", user: null, visitorId: "v", cookieHeader: null })).toMatchObject({ ok: false, status: 502 });
     vi.restoreAllMocks();
   });
@@ -111,8 +112,8 @@ describe("Stripe Checkout through the real SDK", () => {
 
 describe("webhooks", () => {
   beforeAll(() => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
   });
 
   it("reject a bad signature with 400 and write nothing", async () => {
@@ -320,7 +321,7 @@ describe("billing portal", () => {
     expect(fake.portalRequests.at(-1)).toEqual({ customer: recurring!.stripeCustomerId, return_url: `${env.publicUrl}/profile` });
 
     const lifetime = await db.subscription.findFirst({ where: { tier: "single_payment" } });
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const log = vi.spyOn(logger, "info").mockImplementation(() => {});
     const before = fake.portalRequests.length;
     const nothing = await openBillingPortal(lifetime!.userId);
     expect(nothing.headers.get("Location")).toBe("/profile");
