@@ -23,6 +23,14 @@ describe("request limits on changing requests", () => {
     expect(limitRequest(post("/plan/x", "gc_session=b"), "10.0.0.9", AT)).toBeNull();
   });
 
+  it("a made-up session cookie per request doesn't reset the per-endpoint count", async () => {
+    let refused = 0;
+    for (let i = 0; i < LIMITS.perEndpoint + 5; i++) {
+      if (await limitRequest(post("/login", `gc_session=${Math.random().toString(36).slice(2)}.forged`), "10.0.0.7", AT)) refused++;
+    }
+    expect(refused).toBe(5);
+  });
+
   it("caps one address across endpoints and sessions (fresh cookies don't buy more)", () => {
     let refused = 0;
     for (let i = 0; i < LIMITS.perAddress + 10; i++) if (limitRequest(post(`/e${i % 50}`, `gc_session=s${i}`), "10.0.0.3", AT)) refused++;
