@@ -4,6 +4,7 @@
  */
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
@@ -20,7 +21,7 @@ function cookieHeaders(setCookie?: string): HeadersInit {
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
   if (outcome.kind === "not-found") throw notFound(request);
-  if (outcome.kind === "redirect") throw redirect(outcome.to, { headers: cookieHeaders(outcome.setCookie) });
+  if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
     const eventId = await recordEvent({ ...event, visitorId: context.visitorId });
@@ -42,7 +43,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (outcome.kind === "not-found") throw notFound(request);
   if (outcome.kind === "redirect") {
     for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
-    throw redirect(outcome.to, { status: 303, headers: cookieHeaders(outcome.setCookie) });
+    throw redirect(safeRedirect(outcome.to, "/"), { status: 303, headers: cookieHeaders(outcome.setCookie) });
   }
   return data({ error: outcome.error }, { status: outcome.status, headers: cookieHeaders() });
 }
