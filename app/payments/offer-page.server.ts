@@ -11,7 +11,8 @@ import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
 import { displayPrice, percentOff, planText } from "./catalogue";
 import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
-import { CHECKOUT_ERROR } from "./messages";
+import { CHECKOUT_ERROR, NOT_ON_SALE } from "./messages";
+import { env } from "~/utils/env.server";
 import type { Offer } from "./offer-schema";
 
 
@@ -72,10 +73,10 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
     remainingSeconds = countdown.remainingSeconds;
     if (countdown.setCookie) headers.append("Set-Cookie", countdown.setCookie);
   }
-  return data({ offer: presentOffer(offer), remainingSeconds }, { headers });
+  return data({ offer: presentOffer(offer), remainingSeconds, onSale: !env.paymentsOff }, { headers });
 }
 
-type ActionAnswer = { checkoutError: typeof CHECKOUT_ERROR };
+type ActionAnswer = { checkoutError: { title: string; description: string } };
 
 /** A plan button: create the checkout and go there (303), or say it failed. */
 export async function offerAction({ request, context }: ActionFunctionArgs, path: string) {
@@ -84,6 +85,7 @@ export async function offerAction({ request, context }: ActionFunctionArgs, path
   const headers = { "Cache-Control": PRIVATE_NO_STORE };
   const form = await readFormEntries(request);
   if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status, headers });
+  if (env.paymentsOff) return data<ActionAnswer>({ checkoutError: NOT_ON_SALE }, { status: 409, headers });
   const { intent, planId } = fieldsOf(form.entries);
   if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400, headers });
 

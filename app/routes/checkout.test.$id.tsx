@@ -11,6 +11,8 @@ import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
 import { paymentPageHeaders } from "~/payments/route-headers";
+import { localTestPayments } from "~/payments/stripe.server";
+import { env } from "~/utils/env.server";
 
 export const headers = paymentPageHeaders;
 
@@ -18,7 +20,13 @@ export const meta: MetaFunction = () => [{ title: "Test checkout · Glow Coach" 
 
 const noStore = { "Cache-Control": PRIVATE_NO_STORE };
 
+/** Only on a developer's machine without Stripe, and only while plans are on sale. */
+function testCheckoutOpen(): boolean {
+  return localTestPayments() && !env.paymentsOff;
+}
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  if (!testCheckoutOpen()) throw notFound(request);
   const view = await openLocalCheckout(params.id ?? "", context.visitorId, await getUser(request));
   if (!view) throw notFound(request);
   if (view instanceof Response) throw view;
@@ -26,6 +34,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (!testCheckoutOpen()) throw notFound(request);
   const form = await readFormEntries(request);
   if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status, headers: noStore });
   const { intent, email } = fieldsOf(form.entries);
