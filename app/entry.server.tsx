@@ -19,6 +19,7 @@ export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
 export { staticSecurityHeaders } from "./security/headers.server";
 export { withContentPreview } from "./content/preview.server";
+export { refuseRequest } from "./security/request-guard.server";
 
 const ABORT_DELAY = 5_000;
 

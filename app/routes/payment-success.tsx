@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (outcome instanceof Response) throw outcome;
   const { supportEmail } = await getSiteSettings();
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
-  return data({ ...outcome, supportEmail }, { status, headers: { "Cache-Control": PRIVATE_NO_STORE, "Referrer-Policy": "no-referrer" } });
+  return data({ ...outcome, supportEmail }, { status, headers: { "Cache-Control": PRIVATE_NO_STORE, "Referrer-Policy": "same-origin" } });
 }
 
 export const headers = paymentPageHeaders;

@@ -23,7 +23,7 @@ test.describe("cross-site requests", () => {
       const answer = await victim.request.post(path, { form: { intent: "email-link", email, redirectTo: "/home" }, headers: { Origin: EVIL }, maxRedirects: 0 });
       expect(answer.status(), path).toBe(403);
       expect(answer.headers()["content-type"], path).toContain("text/html");
-      expect(await answer.text(), path).toContain("This request didn't come from our site");
+      expect(await answer.text(), path).toContain("come from our site");
       expect(answer.headers()["set-cookie"] ?? "", path).not.toContain("gc_session");
     }
     // The action never ran: no sign-in e-mail went out.
