@@ -7,7 +7,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { getUser } from "~/auth/guards.server";
 import { getOfferByPath } from "~/content/content.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { notFound } from "~/utils/http.server";
 import { displayPrice, percentOff, planText } from "./catalogue";
 import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
@@ -66,7 +66,7 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
   if (!offer) throw notFound(request);
   // The funnel → offer step of the admin's conversion view.
   await recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId });
-  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  const headers = new Headers();
   let remainingSeconds: number | null = null;
   if (offer.countdownSeconds) {
     const countdown = await offerCountdown(request.headers.get("Cookie"), offer.offerId, offer.countdownSeconds);
@@ -82,12 +82,11 @@ type ActionAnswer = { checkoutError: { title: string; description: string } };
 export async function offerAction({ request, context }: ActionFunctionArgs, path: string) {
   const offer = await getOfferByPath(path);
   if (!offer) throw notFound(request);
-  const headers = { "Cache-Control": PRIVATE_NO_STORE };
   const form = await readFormEntries(request);
-  if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status, headers });
-  if (env.paymentsOff) return data<ActionAnswer>({ checkoutError: NOT_ON_SALE }, { status: 409, headers });
+  if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status });
+  if (env.paymentsOff) return data<ActionAnswer>({ checkoutError: NOT_ON_SALE }, { status: 409 });
   const { intent, planId } = fieldsOf(form.entries);
-  if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400, headers });
+  if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400 });
 
   const started = await startCheckout({
     offer,
@@ -98,7 +97,7 @@ export async function offerAction({ request, context }: ActionFunctionArgs, path
   });
   if (!started.ok) {
     console.error(`[checkout] ${started.reason}`);
-    return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status, headers });
+    return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status });
   }
-  return redirect(started.url, { status: 303, headers });
+  return redirect(started.url, 303);
 }

@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const view = await openLink(new URL(request.url));
   // The URL holds the token: never send it to another site as a referrer. ("same-origin",
   // not "no-referrer": with that, browsers send `Origin: null` and Remix refuses the form POST.)
-  return data(present(view), { status: statusFor(view.state), headers: { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" } });
+  return data(present(view), { status: statusFor(view.state), headers: { "Referrer-Policy": "same-origin" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

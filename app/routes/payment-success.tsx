@@ -10,8 +10,7 @@ import { CheckIcon } from "~/components/ui/icons";
 import { getSiteSettings } from "~/content/content.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
-import { paymentPageHeaders } from "~/payments/route-headers";
+import { formPageHeaders } from "~/utils/route-headers";
 
 /** How often a page waiting for confirmation checks again. */
 const RECHECK_SECONDS = 3;
@@ -21,10 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (outcome instanceof Response) throw outcome;
   const { supportEmail } = await getSiteSettings();
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
-  return data({ ...outcome, supportEmail }, { status, headers: { "Cache-Control": PRIVATE_NO_STORE, "Referrer-Policy": "same-origin" } });
+  return data({ ...outcome, supportEmail }, { status, headers: { "Referrer-Policy": "same-origin" } });
 }
 
-export const headers = paymentPageHeaders;
+export const headers = formPageHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: "Payment · Glow Coach" },
