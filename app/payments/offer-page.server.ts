@@ -4,7 +4,7 @@
  */
 import { recordOfferViewed } from "~/analytics/events.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/auth/guards.server";
+import { getSession } from "~/auth/guards.server";
 import { getOfferByPath } from "~/content/content.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
@@ -91,7 +91,8 @@ export async function offerAction({ request, context }: ActionFunctionArgs, path
   const started = await startCheckout({
     offer,
     planId,
-    user: await getUser(request),
+    // Signed in (or holding a purchase session): the checkout is for that account's address.
+    user: (await getSession(request))?.user ?? null,
     visitorId: context.visitorId,
     cookieHeader: request.headers.get("Cookie"),
   });

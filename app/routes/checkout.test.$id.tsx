@@ -4,7 +4,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getUser } from "~/auth/guards.server";
+import { getSession } from "~/auth/guards.server";
 import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
 import { ShieldIcon } from "~/components/ui/icons";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
@@ -25,7 +25,7 @@ function testCheckoutOpen(): boolean {
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!testCheckoutOpen()) throw notFound(request);
-  const view = await openLocalCheckout(params.id ?? "", context.visitorId, await getUser(request));
+  const view = await openLocalCheckout(params.id ?? "", context.visitorId, (await getSession(request))?.user ?? null);
   if (!view) throw notFound(request);
   if (view instanceof Response) throw view;
   return view;
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     intent === "cancel"
       ? await cancelLocalCheckout({ id, visitorId: context.visitorId })
       : intent === "complete"
-        ? await completeLocalCheckout({ id, visitorId: context.visitorId, user: await getUser(request), email })
+        ? await completeLocalCheckout({ id, visitorId: context.visitorId, user: (await getSession(request))?.user ?? null, email })
         : { status: 400, error: "Please use the buttons on the page.", field: undefined };
   if (!outcome) throw notFound(request);
   if (outcome instanceof Response) return outcome;

@@ -106,6 +106,7 @@ test("registering an existing address answers exactly as a new one, and e-mails 
   await signInByLink(owner.request, existing);
 
   const visitor = await newActor(browser, testInfo);
+  await visitor.request.get("/registration"); // a returning visitor: both posts carry the same cookies
   const fresh = await postRegistration(visitor.request, { email: uniqueEmail("fresh", testInfo), password: "rosewater-2026" });
   const sentAfter = new Date(Date.now() - 500);
   const taken = await postRegistration(visitor.request, { email: existing, password: "rosewater-2026" });

@@ -52,7 +52,7 @@ async function seedMembers(count: number): Promise<{ userId: string; cookie: str
     for (let i = 0; i < count; i++) {
       const userId = crypto.randomUUID();
       const sessionId = crypto.randomBytes(24).toString("base64url");
-      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, `crash-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now));
+      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, `crash-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now));
       db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 86_400_000)), stored(now));
       members.push({ userId, cookie: (await sessionCookie.serialize(sessionId)).split(";")[0] });
     }

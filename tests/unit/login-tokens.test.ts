@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { randomSecret } from "~/auth/crypto.server";
 import { claimCode, claimLink, inspectLink, issueLoginToken } from "~/auth/login-tokens.server";
 import { signInEmailLimits, tryAcquire } from "~/auth/rate-limit.server";
-import { signInByEmail } from "~/auth/users.server";
 import { setClockOffset } from "./clock";
 
 let n = 0;
@@ -15,10 +14,10 @@ describe("sign-in links", () => {
     const email = address();
     const secret = randomSecret();
     await issueLoginToken({ email, secret });
-    expect(await inspectLink(secret)).toEqual({ state: "valid", email });
+    expect(await inspectLink(secret)).toEqual({ state: "valid", email, purpose: "sign-in" });
     expect(await claimLink(secret, email)).toMatchObject({ ok: true, email });
     expect(await claimLink(secret, email)).toEqual({ ok: false, state: "used" });
-    expect(await inspectLink(secret)).toEqual({ state: "used", email });
+    expect(await inspectLink(secret)).toEqual({ state: "used", email, purpose: "sign-in" });
   });
 
   it("are replaced by a newer link", async () => {
@@ -69,7 +68,7 @@ describe("sign-in codes", () => {
     const email = address();
     const { code } = await issueLoginToken({ email, secret: randomSecret(), redirectTo: "/plan/x" });
     const typed = `${code.slice(0, 3).toLowerCase()} ${code.slice(3)}`;
-    expect(await claimCode(email, typed)).toEqual({ ok: true, email, redirectTo: "/plan/x" });
+    expect(await claimCode(email, typed)).toEqual({ ok: true, email, redirectTo: "/plan/x", registration: null });
     expect(await claimCode(email, code)).toEqual({ ok: false, state: "used" });
   });
 
@@ -119,13 +118,5 @@ describe("rate limits", () => {
     const ip = `192.168.1.${n++}`;
     for (let i = 0; i < 20; i++) expect((await tryAcquire(signInEmailLimits(address(), ip))).ok).toBe(true);
     expect((await tryAcquire(signInEmailLimits(address(), ip))).ok).toBe(false);
-  });
-});
-
-describe("accounts", () => {
-  it("are created at first sign-in with the user role, admin for ADMIN_EMAILS", async () => {
-    const user = await signInByEmail(address());
-    expect(user.role).toBe("user");
-    expect((await signInByEmail("boss@glowcoach.test")).role).toBe("admin");
   });
 });

@@ -65,7 +65,7 @@ describe("the member's time zone", () => {
   const request = (cookie?: string) => new Request("http://localhost/home", { headers: cookie ? { Cookie: cookie } : {} });
   const sessionUser = async () => {
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
-    return { id: user.id, email: user.email, name: null, role: "user" as const, timeZone: user.timeZone };
+    return { id: user.id, email: user.email, name: null, role: "user" as const, timeZone: user.timeZone, lastActedOn: user.lastActedOn };
   };
 
   it("reads a valid zone from the cookie and ignores junk", () => {
