@@ -73,7 +73,7 @@ export async function playerAction(request: Request, planId: string | undefined,
   const fields = fieldsOf(form.entries);
   const { timeZone, today, at } = await memberToday(user, request, fields.timeZone);
   const base = `/plan/${plan._id}`;
-  if ((fields.intent === "complete-step" || fields.intent === "finish") && !(await holdDay(user.id, timeZone, today))) {
+  if ((fields.intent === "complete-step" || fields.intent === "finish") && !(await holdDay(user, timeZone, today))) {
     // Another request changed the member's zone between reading and acting: nothing recorded.
     return data<ActionError>({ error: "Your day changed while saving (a new time zone). Please try again." }, { status: 409 });
   }

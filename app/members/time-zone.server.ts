@@ -52,9 +52,11 @@ export async function memberToday(user: SessionUser, request: Request, formTimeZ
  * False when the stored zone is no longer `timeZone` (changed by a request in between), so
  * the caller records nothing under a zone that no longer counts.
  */
-export async function holdDay(userId: string, timeZone: string, today: string): Promise<boolean> {
+export async function holdDay(user: SessionUser, timeZone: string, today: string): Promise<boolean> {
+  // Already held (a later step the same day): the zone cannot change until the day is over.
+  if (user.lastActedOn === today && user.timeZone === timeZone) return true;
   const { count } = await db.user.updateMany({
-    where: { id: userId, timeZone, OR: [{ lastActedOn: null }, { lastActedOn: { lte: today } }] },
+    where: { id: user.id, timeZone, OR: [{ lastActedOn: null }, { lastActedOn: { lte: today } }] },
     data: { lastActedOn: today },
   });
   return count === 1;

@@ -93,9 +93,10 @@ test("SIGKILL while members finish routines loses nothing that was acknowledged"
     await waitUntilUp();
     const members = await seedMembers(MEMBERS);
     const acked: Acknowledged = { steps: new Set(), finished: new Set() };
-    // Everyone starts at once; the server dies part-way through.
+    // Everyone starts at once; the server dies part-way through: once the first steps are
+    // acknowledged (a fixed delay would kill too early on a busy machine).
     const running = Promise.allSettled(members.map((member) => doRoutine(member, acked)));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await expect.poll(() => acked.steps.size, { timeout: 30_000, intervals: [10] }).toBeGreaterThan(MEMBERS / 4);
     const died = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGKILL");
     await died;

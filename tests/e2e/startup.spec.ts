@@ -23,7 +23,7 @@ function startServer(env: Record<string, string | undefined>) {
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir, PORT: String(PORT), ...env },
     encoding: "utf8",
     // A server that does start would run until killed: that is the failure this catches.
-    timeout: 10_000,
+    timeout: 20_000,
   });
   return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
