@@ -155,7 +155,7 @@ export default function PaymentSuccess() {
       <div className="mt-7 grid gap-3">
         {result.access === "sign-in-by-link" ? (
           <Link to="/login/check-email" className="btn-primary w-full">
-            Enter the code from the e-mail
+            Sign in with the code
           </Link>
         ) : null}
         <Link to="/home" className={result.access === "sign-in-by-link" ? "btn-secondary w-full" : "btn-primary w-full"}>

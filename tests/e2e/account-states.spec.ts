@@ -71,7 +71,7 @@ test("a buyer whose address is already verified is asked to sign in by link, and
   await expect(page.getByText("already has an account, so your plan was added to it.")).toBeVisible();
   await expect(accountMenu(page, email)).toHaveCount(0);
   const mail = await waitForEmail(E2E_MAIL_DIR, email, { after: sentAfter });
-  await page.getByRole("link", { name: "Enter the code from the e-mail" }).click();
+  await page.getByRole("link", { name: "Sign in with the code" }).click();
   await expect(page).toHaveURL("/login/check-email");
   await page.getByLabel(/Enter the code/).fill(codeFrom(mail));
   await page.getByRole("button", { name: "Sign in with code" }).click();
