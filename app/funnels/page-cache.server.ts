@@ -85,14 +85,17 @@ export async function serveCachedPage(req: IncomingMessage, res: ServerResponse)
 
   const nonce = newNonce();
   const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
-  const body = gzip ? page.gzip(nonce) : page.html(nonce);
+  const parts = gzip ? page.gzipParts(nonce) : page.htmlParts(nonce);
   res.writeHead(200, {
     ...staticSecurityHeaders(),
     ...documentHeaders(nonce),
     Vary: "Accept-Encoding",
-    "Content-Length": body.length,
+    "Content-Length": parts.reduce((length, part) => length + part.length, 0),
     ...(gzip ? { "Content-Encoding": "gzip" } : {}),
   });
-  res.end(body);
+  // Corked (end() uncorks): the parts leave in one write, without copying the page into one buffer.
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
   return true;
 }

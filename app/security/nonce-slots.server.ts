@@ -5,10 +5,10 @@
  * injected markup), so a stored page must never replay the one it was rendered with.
  *
  * Gzip without compressing per response: the text between nonces is deflated once, each
- * piece ending on a byte boundary (a sync flush), and a response joins those pieces with a
- * freshly deflated nonce, a final empty block and the gzip trailer (CRC-32 and length of the
- * whole page). Deflate allows blocks to be joined like this; only the CRC reads every byte,
- * which costs microseconds.
+ * piece ending on a byte boundary (a sync flush), and a response joins those pieces with the
+ * nonce as a stored (uncompressed) block, a final empty block and the gzip trailer (CRC-32
+ * and length of the whole page). Deflate allows blocks to be joined like this; only the CRC
+ * reads every byte, which costs microseconds.
  */
 import zlib from "node:zlib";
 
@@ -19,6 +19,14 @@ const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
 function deflatePiece(data: Buffer): Buffer {
   return zlib.deflateRawSync(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+}
+
+/** A non-final stored block holding `data` (at most 65,535 bytes), starting on a byte boundary. */
+function storedBlock(data: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header.writeUInt16LE(data.length, 1);
+  header.writeUInt16LE(~data.length & 0xffff, 3);
+  return Buffer.concat([header, data]);
 }
 
 export class NonceSlots {
@@ -42,16 +50,19 @@ export class NonceSlots {
     return this.pieces.length - 1;
   }
 
-  /** The page with `nonce` in every slot. */
-  html(nonce: string): Buffer {
+  /**
+   * The page with `nonce` in every slot, as the buffers to write in order (writing them
+   * corked sends them in one go without copying the page).
+   */
+  htmlParts(nonce: string): Buffer[] {
     const filler = Buffer.from(nonce, "utf8");
-    return Buffer.concat(this.pieces.flatMap((piece, i) => (i === 0 ? [piece] : [filler, piece])));
+    return this.pieces.flatMap((piece, i) => (i === 0 ? [piece] : [filler, piece]));
   }
 
   /** The same page, gzip-encoded, built from the pieces deflated in advance. */
-  gzip(nonce: string): Buffer {
+  gzipParts(nonce: string): Buffer[] {
     const filler = Buffer.from(nonce, "utf8");
-    const deflatedFiller = deflatePiece(filler);
+    const deflatedFiller = storedBlock(filler);
     const parts: Buffer[] = [GZIP_HEADER];
     let crc = 0;
     let length = 0;
@@ -69,6 +80,14 @@ export class NonceSlots {
     trailer.writeUInt32LE(crc >>> 0, 0);
     trailer.writeUInt32LE(length >>> 0, 4);
     parts.push(FINAL_BLOCK, trailer);
-    return Buffer.concat(parts);
+    return parts;
+  }
+
+  html(nonce: string): Buffer {
+    return Buffer.concat(this.htmlParts(nonce));
+  }
+
+  gzip(nonce: string): Buffer {
+    return Buffer.concat(this.gzipParts(nonce));
   }
 }
