@@ -53,7 +53,7 @@ export default defineConfig({
       TRUST_PROXY: "1",
       // Every test browser shares 127.0.0.1; the limit itself is unit-tested.
       REQUEST_LIMIT_PER_MINUTE: "100000",
-      ADMIN_EMAILS: "admin@glowcoach.test",
+      ADMIN_EMAILS: "admin@glowcoach.test,owner-claim@glowcoach.test",
     },
   },
 });

@@ -75,7 +75,7 @@ if (env.testClock && !vite) {
 }
 
 // Every form and endpoint that changes something is rate-limited (429 page when over).
-app.use((req, res, next) => build.entry.module.limitRequests(req, res, next));
+app.use((req, res, next) => build.entry.module.limitRequests(req, res, next).catch(next));
 
 // Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request.
 app.use(async (req, res, next) => {
@@ -108,6 +108,9 @@ const server = http.createServer((req, res) => {
   if (build.entry.module.serveHealthCheck(req, res)) return;
   // Every other request gets a request id and one log line (app/utils/logger.server.ts).
   build.entry.module.logRequest(req, res, () => {
+    // The gate every request passes first: GET, HEAD and POST only, and a POST only from our
+    // own pages (webhooks excepted). The rules live in app/security/request-guard.server.ts.
+    if (build.entry.module.refuseRequest(req, res)) return;
     if (vite) return app(req, res);
     // Funnel pages already rendered for the same view are answered before Express and Remix.
     build.entry.module.serveCachedPage(req, res).then(

@@ -6,7 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
 import { scriptsAfterLoad } from "./utils/scripts-after-load.server";
-import { contentSecurityPolicy } from "./security/headers.server";
+import { DATA_CACHE_CONTROL, documentHeaders } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
 import { StylesheetTextContext } from "./styles/stylesheet";
 import { stylesheetText } from "./styles/stylesheet.server";
@@ -24,6 +24,7 @@ export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
 export { closeDatabase } from "./utils/db.server";
+export { refuseRequest } from "./security/request-guard.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -74,9 +75,7 @@ export default function handleRequest(
             });
           }
           body.on("close", () => clearTimeout(timer));
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // Not under `npm run dev`: Vite's hot-reload scripts carry no nonce.
-          if (process.env.NODE_ENV !== "development") responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+          for (const [name, value] of Object.entries(documentHeaders(nonce))) responseHeaders.set(name, value);
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
@@ -94,6 +93,19 @@ export default function handleRequest(
     );
     const timer = setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/** Data requests carry the same per-visitor data as documents: the same rule, set here too. */
+export function handleDataRequest(response: Response): Response {
+  try {
+    response.headers.set("Cache-Control", DATA_CACHE_CONTROL);
+    return response;
+  } catch {
+    // A response with immutable headers (e.g. from Response.redirect): copy it.
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", DATA_CACHE_CONTROL);
+    return copy;
+  }
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {

@@ -20,7 +20,8 @@ async function seedMembers(dataDir, sessionSecret) {
   const db = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
   const now = new Date();
   const today = now.toISOString().slice(0, 10); // members without a zone live in UTC
-  const user = db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`);
+  // Verified members whose day is held (they did today's steps, so the day's zone is fixed).
+  const user = db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`);
   const session = db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`);
   const step = db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`);
   const members = [];
@@ -28,7 +29,7 @@ async function seedMembers(dataDir, sessionSecret) {
     for (let i = 0; i < MEMBERS; i++) {
       const id = crypto.randomUUID();
       const sessionId = crypto.randomBytes(24).toString("base64url");
-      user.run(id, `bench-${i}-${id.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now));
+      user.run(id, `bench-${i}-${id.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now), today);
       session.run(sessionId, id, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
       for (let n = 1; n <= STEPS; n++) step.run(id, PLAN, today, n, stored(now));
       members.push({ id, sessionId });

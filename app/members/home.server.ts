@@ -2,7 +2,7 @@
  * What /home shows: the active plan, the member's streak and week, where 'Do Today's
  * Routine' leads, and the fixed cards. Open to everyone (the spec: no guard).
  */
-import { getUser } from "~/auth/guards.server";
+import { getSession } from "~/auth/guards.server";
 import { getSubscriptionView } from "~/billing/subscriptions.server";
 import { getActivePlan, getHomePage } from "~/content/content.server";
 import type { HomePage } from "~/content/types";
@@ -45,7 +45,9 @@ async function subscribedOrProceed(userId: string): Promise<boolean> {
 }
 
 export async function homeView(request: Request) {
-  const [user, plan, page] = await Promise.all([getUser(request), getActivePlan(), getHomePage()]);
+  // A purchase session (a browser that paid, address not verified yet) sees its routine here too.
+  const [session, plan, page] = await Promise.all([getSession(request), getActivePlan(), getHomePage()]);
+  const user = session?.user ?? null;
   let today = localDate(now(), "UTC");
   let streak = EMPTY_STREAK(today);
   let subscribed = false;

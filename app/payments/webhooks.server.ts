@@ -10,7 +10,7 @@
  *   answers 503, so Stripe delivers it again later, as it does for any non-2xx answer.
  */
 import { z } from "zod";
-import { signInByEmail } from "~/auth/users.server";
+import { accountForPurchase } from "~/auth/users.server";
 import { getOfferById } from "~/content/content.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
@@ -104,7 +104,7 @@ async function userIdForCustomer(customerId: string | null | undefined): Promise
   const customer = await stripe.customers.retrieve(customerId);
   const email = "deleted" in customer && customer.deleted ? null : (customer as { email?: string | null }).email;
   if (!email) throw new RetryLater(`customer ${customerId} has no e-mail`);
-  return (await signInByEmail(email.trim().toLowerCase())).id;
+  return (await accountForPurchase(email)).id;
 }
 
 /** What a subscription event says, with the plan priced from the catalogue by its metadata. */

@@ -1,5 +1,5 @@
 /**
- * A rate limit on every form and endpoint that changes something (POST and friends),
+ * A rate limit on every form and endpoint that changes something (every POST),
  * tiered like the sign-in limits: per visitor per endpoint, and per network address
  * overall. Counted in memory with fixed one-minute windows: this guards the server
  * against floods; the limits that must hold across restarts (sign-in e-mails, password and
@@ -7,7 +7,9 @@
  * Webhooks are exempt: they are signed, and providers retry in bursts.
  */
 import type { IncomingMessage } from "node:http";
+import { sessionCookie } from "~/auth/session.server";
 import { env } from "~/utils/env.server";
+import { plainPage, type PlainPage } from "./plain-page.server";
 
 export const LIMITS = {
   /** One visitor (their session, else their address) on one endpoint, per minute. */
@@ -16,7 +18,6 @@ export const LIMITS = {
   perAddress: env.requestLimitPerMinute,
 };
 const WINDOW_MS = 60_000;
-const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 type Window = { startedAt: number; count: number };
 const windows = new Map<string, Window>();
@@ -39,34 +40,46 @@ function sweep(at: number): void {
   for (const [key, window] of windows) if (at - window.startedAt >= WINDOW_MS) windows.delete(key);
 }
 
-const SESSION = /(?:^|;\s*)gc_session=([^;]{1,200})/;
+/**
+ * Who is asking, for the per-endpoint count: a signed-in browser by its session (members
+ * behind one address each get their own count), anyone else by address. Only a session
+ * cookie with a valid signature counts as one: a made-up value per request would otherwise
+ * buy a fresh count each time.
+ */
+async function requester(cookieHeader: string | undefined, ip: string): Promise<string> {
+  if (cookieHeader?.includes("gc_session=")) {
+    const sessionId = await sessionCookie.parse(cookieHeader).catch(() => null);
+    if (typeof sessionId === "string" && sessionId.length > 0) return `session:${sessionId}`;
+  }
+  return `ip:${ip}`;
+}
 
 /**
- * Counts a request. Returns null when it may go on, else the time it may be retried.
+ * Counts a request. Resolves to null when it may go on, else the time it may be retried.
  * `ip` is the client address as the app sees it (load-context's rules on X-Forwarded-For).
  */
-export function limitRequest(req: Pick<IncomingMessage, "method" | "url" | "headers">, ip: string, at = Date.now()): Date | null {
-  if (!req.method || !MUTATING.has(req.method)) return null;
+export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" | "headers">, ip: string, at = Date.now()): Promise<Date | null> {
+  // POST is the one changing method the app answers (request-guard.server.ts refuses the rest).
+  if (req.method !== "POST") return null;
   const path = (req.url ?? "/").split("?")[0];
   if (path.startsWith("/webhooks/")) return null;
   sweep(at);
-  const visitor = SESSION.exec(req.headers.cookie ?? "")?.[1] ?? `ip:${ip}`;
+  const who = await requester(req.headers.cookie, ip);
   const byAddress = hit(`address:${ip}`, LIMITS.perAddress, at);
-  const byEndpoint = byAddress ? null : hit(`endpoint:${visitor}:${path}`, LIMITS.perEndpoint, at);
+  const byEndpoint = byAddress ? null : hit(`endpoint:${who}:${path}`, LIMITS.perEndpoint, at);
   const retryAt = byAddress ?? byEndpoint;
   return retryAt ? new Date(retryAt) : null;
 }
 
-export function tooManyRequestsPage(retryAt: Date, at = Date.now()): { status: 429; headers: Record<string, string>; body: string } {
+export function tooManyRequestsPage(retryAt: Date, at = Date.now()): PlainPage {
   const seconds = Math.max(1, Math.ceil((retryAt.getTime() - at) / 1000));
   const when = seconds <= 60 ? "in a minute" : `in ${Math.ceil(seconds / 60)} minutes`;
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too many requests · Glow Coach</title></head>
-<body style="margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#fbf6f1;color:#2e2227;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif">
-<main style="max-width:28rem;margin:2rem;padding:2rem;background:#fff;border:1px solid #eadbd0;border-radius:1.25rem;text-align:center">
-<h1 style="font-family:Georgia,serif;font-weight:normal;font-size:1.75rem;margin:0 0 .75rem">Too many requests</h1>
-<p style="margin:0 0 1.25rem;line-height:1.5;color:#6f5d65">That was a lot at once. Please wait a moment and try again ${when}.</p>
-<a href="/" style="color:#9c4a5b;font-weight:600">Back to Home</a></main></body></html>`;
-  return { status: 429, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(seconds), "Cache-Control": "no-store" }, body };
+  return plainPage({
+    status: 429,
+    title: "Too many requests",
+    text: `That was a lot at once. Please wait a moment and try again ${when}.`,
+    headers: { "Retry-After": String(seconds) },
+  });
 }
 
 /** Tests only: forget every count. */

@@ -7,5 +7,5 @@ export function notFound(request: Request): Response {
   return new Response("Not found", { status: 404 });
 }
 
-/** Funnel and account pages depend on the visitor's cookies: never cache them in shared caches. */
+/** For resource routes (JSON, redirects) that depend on the visitor; documents get headers.server.ts's policy. */
 export const PRIVATE_NO_STORE = "private, no-store";

@@ -63,7 +63,7 @@ export function seedSubscription(userId: string, tier: Tier, { startedAt = new D
   }
 }
 
-/** A member with a signed-in session in `context` (the signed gc_session cookie). */
+/** A verified member with a full session in `context` (the signed gc_session cookie). */
 export async function signedInMember(context: BrowserContext, baseURL: string, { subscription, role = "user" }: { subscription?: Tier; role?: "user" | "admin" } = {}) {
   const email = uniqueEmail("member");
   const userId = crypto.randomUUID();
@@ -71,7 +71,7 @@ export async function signedInMember(context: BrowserContext, baseURL: string, {
   const db = open();
   try {
     const now = new Date();
-    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, email, role, "UTC", stored(now));
+    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, email, role, "UTC", stored(now), stored(now));
     db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
   } finally {
     db.close();

@@ -33,7 +33,7 @@ export function seedUser(email: string, role = "user"): string {
   const id = crypto.randomUUID();
   const db = open();
   try {
-    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(id, email, role, "UTC", stored(new Date()));
+    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(id, email, role, "UTC", stored(new Date()), stored(new Date()));
   } finally {
     db.close();
   }

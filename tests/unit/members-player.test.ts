@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createUserSession } from "~/auth/session.server";
+import { startSession } from "~/auth/session.server";
 import { NOT_SUBSCRIBED, viewOf } from "~/billing/subscriptions.server";
 import { motivationalLine, routineButton } from "~/members/home.server";
 import { firstOpenStep, parseStep, playerAction } from "~/members/player.server";
@@ -13,9 +13,9 @@ let cookie: string;
 let userId: string;
 
 beforeEach(async () => {
-  const user = await db.user.create({ data: { email: `player-${crypto.randomUUID()}@glowcoach.test` } });
+  const user = await db.user.create({ data: { email: `player-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } });
   userId = user.id;
-  cookie = (await createUserSession(user.id)).split(";")[0];
+  cookie = (await startSession(user.id, "full")).split(";")[0];
 });
 afterEach(() => vi.restoreAllMocks());
 
