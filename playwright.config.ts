@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./scripts/e2e-browser.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 /**
@@ -16,9 +17,9 @@ const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
 const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
 export const E2E_DATA_DIR = "test-results/e2e-data";
 
-// Debian's Chromium (Playwright cannot download browsers on these machines).
+// Debian's Chromium, or CHROMIUM_PATH (Playwright cannot download browsers on these machines).
 const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: chromiumPath(),
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
 };
 
@@ -62,7 +63,7 @@ export default defineConfig({
       TRUST_PROXY: "1",
       // Every test browser shares 127.0.0.1; the limit itself is unit-tested.
       REQUEST_LIMIT_PER_MINUTE: "100000",
-      ADMIN_EMAILS: "admin@glowcoach.test",
+      ADMIN_EMAILS: "admin@glowcoach.test,owner-claim@glowcoach.test",
       E2E_INSTANCES: String(INSTANCES),
       DATABASE_URL: DATABASE_URL ?? "",
     },

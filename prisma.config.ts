@@ -74,6 +74,26 @@ function withSystemTypesAsText<T extends object>(queryable: T): T {
   return queryable;
 }
 
+type WholeScripts = { underlyingDriver(): pg.Pool; onError(error: unknown): never; executeScript(script: string): Promise<void> };
+
+/**
+ * adapter-pg runs a migration file by splitting it at every ";", comments and strings
+ * included, so a comment such as "-- written by hand; plain SQL" breaks `migrate deploy`. The
+ * file goes to PostgreSQL whole instead (one simple query: it parses statements, comments
+ * and strings itself, and runs them as one transaction).
+ */
+function withWholeScripts<T extends object>(adapter: T): T {
+  const target = adapter as T & WholeScripts;
+  target.executeScript = async (script) => {
+    try {
+      await target.underlyingDriver().query(script);
+    } catch (error) {
+      target.onError(error);
+    }
+  };
+  return adapter;
+}
+
 /**
  * PostgreSQL for the CLI. adapter-pg's own shadow database is unsafe: it passes the URL and a
  * database name to pg, and the URL wins, so migrations would be replayed on the MAIN database.
@@ -84,7 +104,7 @@ function postgresForMigrations(databaseUrl: string): SqlMigrationAwareDriverAdap
   return {
     provider: main.provider,
     adapterName: main.adapterName,
-    connect: async () => withSystemTypesAsText(await main.connect()),
+    connect: async () => withWholeScripts(withSystemTypesAsText(await main.connect())),
     connectToShadowDb: async () => {
       const target = new URL(databaseUrl);
       const name = `glow_shadow_${crypto.randomBytes(6).toString("hex")}`;
@@ -98,14 +118,14 @@ function postgresForMigrations(databaseUrl: string): SqlMigrationAwareDriverAdap
         }
       };
       await admin(`CREATE DATABASE "${name}"`);
-      const shadow = withSystemTypesAsText(await new PrismaPg({
+      const shadow = withWholeScripts(withSystemTypesAsText(await new PrismaPg({
         host: target.hostname,
         port: Number(target.port || 5432),
         user: decodeURIComponent(target.username),
         password: target.password ? decodeURIComponent(target.password) : undefined,
         database: name,
         ssl: ["require", "verify-ca", "verify-full"].includes(target.searchParams.get("sslmode") ?? "") ? true : undefined,
-      }).connect());
+      }).connect()));
       const dispose = shadow.dispose.bind(shadow);
       const adapter: SqlDriverAdapter = shadow;
       adapter.dispose = async () => {

@@ -6,8 +6,12 @@ import compression from "compression";
 import express from "express";
 import http from "node:http";
 import path from "node:path";
+import { exitOnRuntimeProblem } from "./scripts/runtime-check.mjs";
 
 const development = process.env.NODE_ENV === "development";
+
+// An unsupported Node.js, or a database driver built for another one, stops start-up here.
+exitOnRuntimeProblem();
 
 const vite = development
   ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
@@ -29,7 +33,7 @@ try {
   }
   throw error;
 }
-const { env } = build.entry.module;
+const { env, logger } = build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
@@ -65,24 +69,13 @@ if (vite) {
   });
 }
 
-if (env.logRequests) {
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
-    });
-    next();
-  });
-}
-
 if (env.testClock && !vite) {
   // Tests only (refused in production): a request may run at another time, see clock.server.ts.
   app.use((req, res, next) => build.entry.module.withRequestClock(req.headers["x-test-clock-offset-ms"], next));
 }
 
 // Every form and endpoint that changes something is rate-limited (429 page when over).
-app.use((req, res, next) => build.entry.module.limitRequests(req, res, next));
+app.use((req, res, next) => build.entry.module.limitRequests(req, res, next).catch(next));
 
 // Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request.
 app.use(async (req, res, next) => {
@@ -104,7 +97,7 @@ app.use(
 
 // Last resort: never show a stack trace to the browser.
 app.use((error, req, res, _next) => {
-  console.error(`[server] ${req.method} ${req.originalUrl}`, error);
+  logger.error({ err: error }, `[server] ${req.method} ${build.entry.module.pathOf(req.originalUrl)}`);
   if (res.headersSent) return res.end();
   const status = error?.status >= 400 && error?.status < 500 ? error.status : 500;
   res.status(status).type("text/plain").send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
@@ -112,48 +105,69 @@ app.use((error, req, res, _next) => {
 
 let draining = false;
 
-// Funnel pages already rendered for the same view are answered before Express and Remix.
 const server = http.createServer((req, res) => {
   // While draining, every answer ends its connection, so keep-alive clients move on.
   if (draining) res.setHeader("Connection", "close");
-  if (vite) return app(req, res);
-  build.entry.module.serveCachedPage(req, res).then(
-    (served) => served || app(req, res),
-    (error) => {
-      console.error("[page-cache]", error);
-      if (!res.headersSent) app(req, res);
-    },
-  );
+  // /healthz and /readyz first: never rate-limited, logged or given cookies.
+  if (build.entry.module.serveHealthCheck(req, res)) return;
+  // Every other request gets a request id and one log line (app/utils/logger.server.ts).
+  build.entry.module.logRequest(req, res, () => {
+    // The gate every request passes first: GET, HEAD and POST only, and a POST only from our
+    // own pages (webhooks excepted). The rules live in app/security/request-guard.server.ts.
+    if (build.entry.module.refuseRequest(req, res)) return;
+    if (vite) return app(req, res);
+    // Funnel pages already rendered for the same view are answered before Express and Remix.
+    build.entry.module.serveCachedPage(req, res).then(
+      (served) => served || app(req, res),
+      (error) => {
+        logger.error({ err: error }, "[page-cache] could not serve a stored page");
+        if (!res.headersSent) app(req, res);
+      },
+    );
+  });
 });
 // A deep accept queue: Node's default (511) makes a burst of new connections past it wait for
 // the kernel's one-second SYN retry (the routine benchmark's 1,000 at once). The kernel caps
 // it at net.core.somaxconn.
 server.listen({ port: env.port, host: env.host, backlog: 4096 }, () => {
-  console.log(`Glow Coach is ready at http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
+  logger.info(`Glow Coach is listening on http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
+  void build.entry.module.reportReadiness();
 });
 
 // Published content changes reach this instance through the database (ADR 16).
 build.entry.module.watchContentVersion();
+// Expired sessions, sign-in links and rate-limit hits are deleted hourly (app/operations/pruning.server.ts).
+const stopPruning = build.entry.module.startPruning();
 
 /**
- * Graceful drain: stop accepting connections, let requests in flight finish (their answers
- * close the connection), close the database, exit. A request still running after
- * DRAIN_TIMEOUT_MS is cut off.
+ * Graceful drain: stops taking connections, lets requests under way finish (their answers
+ * close the connection; 10 s at most), closes the database, then exits with the worst code
+ * asked for (a fatal error while stopping still exits 1).
  */
 const DRAIN_TIMEOUT_MS = 10_000;
-function shutdown() {
+function shutdown(code) {
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
   if (draining) return;
   draining = true;
+  stopPruning();
   build.entry.module.stopWatchingContentVersion();
-  server.close(async () => {
-    await build.entry.module.closeDatabase().catch((error) => console.error("[server] closing the database", error));
-    process.exit(0);
-  });
+  server.close(() => build.entry.module.closeDatabase().finally(() => process.exit()));
   server.closeIdleConnections();
   setTimeout(() => {
-    console.error(`[server] requests still running after ${DRAIN_TIMEOUT_MS / 1000} s: exiting`);
-    process.exit(1);
+    logger.error(`[server] requests still running after ${DRAIN_TIMEOUT_MS / 1000} s: exiting`);
+    process.exitCode = 1;
+    process.exit();
   }, DRAIN_TIMEOUT_MS).unref();
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+process.on("SIGTERM", () => shutdown(0));
+process.on("SIGINT", () => shutdown(0));
+// A programming error leaves the process in an unknown state: log it and stop cleanly, so
+// the process manager starts a fresh one.
+process.on("uncaughtException", (error) => {
+  logger.fatal({ err: error }, "[server] uncaught exception: stopping");
+  shutdown(1);
+});
+process.on("unhandledRejection", (reason) => {
+  logger.fatal({ err: reason }, "[server] unhandled promise rejection: stopping");
+  shutdown(1);
+});

@@ -6,11 +6,12 @@ import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
 import { scriptsAfterLoad } from "./utils/scripts-after-load.server";
-import { contentSecurityPolicy } from "./security/headers.server";
+import { DATA_CACHE_CONTROL, documentHeaders } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
 import { StylesheetTextContext } from "./styles/stylesheet";
 import { stylesheetText } from "./styles/stylesheet.server";
 import type { RootData } from "./root";
+import { logger } from "./utils/logger.server";
 
 // The HTTP server (server.mjs) reads these from the server build.
 export { getLoadContext, limitRequests } from "./load-context.server";
@@ -19,6 +20,10 @@ export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
 export { staticSecurityHeaders } from "./security/headers.server";
 export { withContentPreview } from "./content/preview.server";
+export { logger, logRequest, pathOf } from "./utils/logger.server";
+export { reportReadiness, serveHealthCheck } from "./operations/health.server";
+export { startPruning } from "./operations/pruning.server";
+export { refuseRequest } from "./security/request-guard.server";
 export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
 export { closeDatabase } from "./utils/sql.server";
 
@@ -71,9 +76,7 @@ export default function handleRequest(
             });
           }
           body.on("close", () => clearTimeout(timer));
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // Not under `npm run dev`: Vite's hot-reload scripts carry no nonce.
-          if (process.env.NODE_ENV !== "development") responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+          for (const [name, value] of Object.entries(documentHeaders(nonce))) responseHeaders.set(name, value);
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
@@ -85,7 +88,7 @@ export default function handleRequest(
           failed = true;
           responseStatusCode = 500;
           // Errors after the shell are reported by handleError; only log render errors here.
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error({ err: error }, `[render] ${request.method} ${new URL(request.url).pathname}`);
         },
       },
     );
@@ -93,8 +96,21 @@ export default function handleRequest(
   });
 }
 
+/** Data requests carry the same per-visitor data as documents: the same rule, set here too. */
+export function handleDataRequest(response: Response): Response {
+  try {
+    response.headers.set("Cache-Control", DATA_CACHE_CONTROL);
+    return response;
+  } catch {
+    // A response with immutable headers (e.g. from Response.redirect): copy it.
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", DATA_CACHE_CONTROL);
+    return copy;
+  }
+}
+
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // A visitor closing the tab is not an error worth logging.
   if (request.signal.aborted) return;
-  console.error(`[error] ${request.method} ${new URL(request.url).pathname}`, error);
+  logger.error({ err: error }, `[error] ${request.method} ${new URL(request.url).pathname}`);
 };

@@ -37,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   if (clear) headers.append("Set-Cookie", clear);
   if (session?.setCookie) headers.append("Set-Cookie", session.setCookie);
-  const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.user.role } : null;
+  // A purchase session (address not verified yet) shows the menu without the account's pages.
+  const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.kind === "full" ? session.user.role : "user", verified: session.kind === "full" } : null;
   return data(
     // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
     { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId, pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null },

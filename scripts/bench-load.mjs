@@ -9,6 +9,7 @@
 // against the finishes the server acknowledged. A benchmark: it reports, it does not fail.
 import path from "node:path";
 import Database from "better-sqlite3";
+import { codeInMailbox } from "./bench-cookies.mjs";
 
 const MEMBERS = Number(process.env.LOAD_MEMBERS ?? 200);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -145,7 +146,8 @@ export async function benchLoad({ base, dataDir }) {
     { length: MEMBERS },
     (_, i) => new Member(base, i)
   );
-  // Accounts first, through the registration form (scrypt hashing included), a few at a time.
+  // Accounts first, through the registration form (scrypt hashing included) and the code from
+  // the confirmation e-mail, a few at a time.
   const ignore = () => {};
   for (let i = 0; i < members.length; i += 20) {
     await Promise.all(
@@ -165,6 +167,14 @@ export async function benchLoad({ base, dataDir }) {
           ignore
         );
         if (!ok) throw new Error(`registering ${member.email} failed`);
+        // Signing up opens no session: the e-mail's code confirms the address (and keeps the password).
+        const confirmed = await member.request(
+          "confirm",
+          "/login/check-email",
+          { form: { code: codeInMailbox(dataDir, member.email) }, expect: { status: 303 } },
+          ignore
+        );
+        if (!confirmed) throw new Error(`confirming ${member.email} failed`);
         await member.logOut(ignore);
       })
     );

@@ -87,12 +87,13 @@ export async function seedMembers(db, sessionSecret, count, steps, label) {
   for (let i = 0; i < count; i++) {
     const id = crypto.randomUUID();
     const sessionId = crypto.randomBytes(24).toString("base64url");
-    users.push([id, `${label}-${i}-${id.slice(0, 8)}@glowcoach.test`, "user", "UTC", now]);
+    users.push([id, `${label}-${i}-${id.slice(0, 8)}@glowcoach.test`, "user", "UTC", now, now, today]);
     sessions.push([sessionId, id, new Date(now.getTime() + 30 * 86_400_000), now]);
     for (let n = 1; n <= steps; n++) done.push([id, PLAN, today, n, now]);
     members.push({ id, sessionId });
   }
-  await db.insertMany(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`, users);
+  // Verified members whose day is held (they did today's steps, so the day's zone is fixed).
+  await db.insertMany(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`, users);
   await db.insertMany(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessions);
   if (done.length) await db.insertMany(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`, done);
   const cookie = createCookie("gc_session", { secrets: [sessionSecret] });

@@ -16,7 +16,7 @@ import autocannon from "autocannon";
 import { benchLighthouse } from "./bench-lighthouse.mjs";
 import { benchLoad } from "./bench-load.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
-import { cookiesAfter } from "./bench-cookies.mjs";
+import { codeInMailbox, cookiesAfter } from "./bench-cookies.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -140,7 +140,9 @@ if (!only || only === "funnel") {
     visitor,
     "Unlock My Clear Skin Plan"
   );
-  // A visitor who takes the quiz and registers: /home as a signed-in member (rendered per member, never cached).
+  // A visitor who takes the quiz, signs up and confirms the address with the e-mail's code:
+  // /home as a signed-in member (rendered per member, never cached).
+  const memberEmail = `bench-home-${Date.now()}@glowcoach.test`;
   const member = {
     cookie: await cookiesAfter(base, [
       ...quizPosts,
@@ -148,11 +150,12 @@ if (!only || only === "funnel") {
         "/registration",
         new URLSearchParams({
           name: "Bench Member",
-          email: `bench-home-${Date.now()}@glowcoach.test`,
+          email: memberEmail,
           password: "bench-password-1",
           confirmPassword: "bench-password-1",
         }).toString(),
       ],
+      ["/login/check-email", () => new URLSearchParams({ code: codeInMailbox(dataDir, memberEmail) }).toString()],
     ]),
   };
   const home = await againstBare("/home", member, "Current Streak");
@@ -214,7 +217,7 @@ if (!only || only === "load") {
 }
 
 if (!only || only === "lighthouse") {
-  await benchLighthouse({ base });
+  await benchLighthouse({ base, dataDir });
 }
 
 stop();

@@ -46,6 +46,21 @@ for (const [device, viewport] of Object.entries(viewports)) {
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.getByText("Please enter your name.").waitFor();
   await shot("registration-errors");
+  // Signing up opens no session: 'Check Your Email!' until the address is confirmed.
+  await page.getByLabel("Full Name").fill("Ada Glow");
+  await page.getByLabel("Email").fill(`signup-${device}-${Date.now()}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill("rosewater-2026");
+  await page.getByLabel("Confirm Password").fill("rosewater-2026");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/login/check-email");
+  await shot("registration-check-email");
+  // A form posted from another site: the request gate's 403 page.
+  await page.route("https://elsewhere.example/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: `<form method="post" action="${base}/login"><input name="email" value="x@example.com"></form><script>document.forms[0].submit()</script>` }),
+  );
+  await page.goto("https://elsewhere.example/");
+  await page.getByRole("heading", { name: "This request didn't come from our site" }).waitFor();
+  await shot("forbidden-403");
   await page.goto(`${base}/email-instructions`);
   await shot("email-instructions");
   await page.goto(`${base}/login?method=password`);

@@ -35,7 +35,7 @@ const db = new Database(path.join(dataDir, "glow-coach.db"));
 const userId = crypto.randomUUID();
 const sessionId = crypto.randomBytes(24).toString("base64url");
 const now = new Date();
-db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, "olivia.bennett@example.com", "user", "UTC", stored(now));
+db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, "olivia.bennett@example.com", "user", "UTC", stored(now), stored(now));
 db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 864e5)), stored(now));
 db.prepare(`INSERT INTO "Subscription" ("id","userId","tier","status","planName","priceMinor","currency","startedAt","currentPeriodEnd","cancelAtPeriodEnd","stateAt","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`).run(
   crypto.randomUUID(), userId, "annual", "active", "Annual Plan", 5900, "usd", stored(new Date(now.getTime() - 20 * 864e5)), stored(new Date(now.getTime() + 345 * 864e5)), 0, stored(now), stored(now), stored(now));

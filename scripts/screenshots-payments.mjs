@@ -28,12 +28,33 @@ for (const [device, viewport] of Object.entries(viewports)) {
   await page.getByRole("button", { name: /Continue with Monthly/ }).click();
   await page.waitForURL(/checkout\/test/);
   await shot("test-checkout");
-  await page.getByLabel("E-mail").fill(`screenshots-${device}-${Date.now()}@example.com`);
+  const buyer = `screenshots-${device}-${Date.now()}@example.com`;
+  await page.getByLabel("E-mail").fill(buyer);
   await page.getByRole("button", { name: "Complete test payment" }).click();
   await page.waitForURL(/payment-success/);
   await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+  // A new address: this browser may use the routine it bought until the address is confirmed.
   await shot("payment-success");
+  // Confirm the address with the e-mail's code (from the dev mailbox)...
+  await page.goto(`${base}/dev/mailbox`);
+  await page.locator("a[href^='/dev/mailbox/']", { hasText: buyer }).first().click();
+  const code = (await page.locator("pre").innerText()).match(/sign-in page:\s*([A-Z0-9]{6})/)[1];
+  await page.goto(`${base}/login/check-email`);
+  await page.getByLabel(/Enter the code/).fill(code);
+  await page.getByRole("button", { name: "Sign in with code" }).click();
+  await page.waitForURL("**/home");
   await context.close();
+  // ...then buy again with it from another browser: a verified address is asked to sign in by link.
+  const stranger = await browser.newContext({ viewport, deviceScaleFactor: 1, isMobile: device === "phone" });
+  const other = await stranger.newPage();
+  await other.goto(`${base}/sales`);
+  await other.getByRole("button", { name: "Get My Personalized Routine" }).click();
+  await other.waitForURL(/checkout\/test/);
+  await other.getByLabel("E-mail").fill(buyer);
+  await other.getByRole("button", { name: "Complete test payment" }).click();
+  await other.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+  await other.screenshot({ path: path.join(out, `payment-success-sign-in-by-link-${device}.png`), fullPage: true, animations: "disabled" });
+  await stranger.close();
 }
 await browser.close();
 console.log(`Screenshots in ${out}`);

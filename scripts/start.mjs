@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { exitOnRuntimeProblem } from "./runtime-check.mjs";
 
 process.env.NODE_ENV = "production";
 // Embedded defaults unless the operator says this is a real deployment.
@@ -11,6 +12,9 @@ process.env.APP_ENV ??= "local";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
+
+// Before migrations: they use the same driver, and would fail with only "External error id#0".
+exitOnRuntimeProblem();
 
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;
@@ -31,6 +35,13 @@ if (builtAt === 0 || sources.some((source) => newestMtime(source) > builtAt)) {
 
 // The migrations of the database DATABASE_URL names (prisma.config.ts picks SQLite's or
 // PostgreSQL's), once, before any worker starts.
-execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+try {
+  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
+} catch {
+  // Prisma takes the SQLite file for itself while migrating: a running app makes it fail
+  // with only "SocketTimeout" (the database is busy).
+  console.error("\nnpm start: the database migrations failed (above). If the app is already running on this database, stop it first: migrations need the database to themselves.");
+  process.exit(1);
+}
 
 await import("./serve.mjs");

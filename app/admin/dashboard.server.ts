@@ -175,7 +175,6 @@ export async function dashboardView(request: Request) {
       members,
       confirm,
     },
-    { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 

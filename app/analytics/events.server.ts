@@ -2,6 +2,7 @@
  * The first-party event log. Recording never breaks a page: a failed write is logged.
  */
 import crypto from "node:crypto";
+import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
 
 export type EventName =
@@ -35,7 +36,7 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
       VALUES (${id}, ${event.visitorId}, ${event.name}, ${event.funnel ?? null}, ${event.step ?? null}, ${JSON.stringify(event.props ?? {})}, ${event.userId ?? null}, ${new Date()})`);
     return id;
   } catch (error) {
-    console.error(`[analytics] could not record ${event.name}`, error);
+    logger.error({ err: error }, `[analytics] could not record ${event.name}`);
     return null;
   }
 }

@@ -7,6 +7,7 @@ import crypto from "node:crypto";
 import { db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
 import type { Attribution } from "./attribution";
+import { logger } from "~/utils/logger.server";
 
 const visitorCookie = signedCookie("gc_vid", 60 * 60 * 24 * 365);
 
@@ -26,6 +27,6 @@ export async function rememberLanding(visitorId: string, attribution: Attributio
     await db.visitor.upsert({ where: { id: visitorId }, create: { id: visitorId, ...attribution, firstSeenAt: now() }, update: {} });
   } catch (error) {
     // Two first requests at once may race on the insert; either row is the first touch.
-    if ((error as { code?: string }).code !== "P2002") console.error("[analytics] could not store the landing", error);
+    if ((error as { code?: string }).code !== "P2002") logger.error({ err: error }, "[analytics] could not store the landing");
   }
 }

@@ -9,13 +9,27 @@ import { createCookieSessionStorage } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { EmailLinkStrategy } from "remix-auth-email-link";
 import { sendEmail } from "~/email/mailer.server";
-import { signInEmail } from "~/email/templates.server";
+import { signInEmail, type LinkEmailKind } from "~/email/templates.server";
 import { getSiteSettings } from "~/content/content.server";
 import { env } from "~/utils/env.server";
-import { claimLink, issueLoginToken, LINK_MINUTES, type TokenState } from "./login-tokens.server";
-import { EmailAddress, signInByEmail, type SessionUser } from "./users.server";
+import type { Proof } from "./account-state";
+import { claimLink, issueLoginToken, LINK_MINUTES, type PendingRegistration, type TokenState } from "./login-tokens.server";
+import { EmailAddress } from "./users.server";
+import { logger } from "~/utils/logger.server";
 
-export type AuthResult = { user: SessionUser; redirectTo: string | null };
+/**
+ * What a strategy proved: an address (and, for Google, the account's id there). The sign-in
+ * itself is finished by sign-in.server.ts. A registration link also carries the sign-up it
+ * confirms, applied only in the browser that registered.
+ */
+export type AuthResult = {
+  email: string;
+  proof: Proof;
+  redirectTo: string | null;
+  registration: PendingRegistration | null;
+  googleId?: string;
+  googleName?: string | null;
+};
 
 export const authSessionStorage = createCookieSessionStorage({
   cookie: { name: "gc_auth", ...signedCookieOptions(60 * 60) },
@@ -34,6 +48,25 @@ export class LinkError extends Error {
     super(`sign-in link ${state}`);
   }
 }
+
+/**
+ * A sign-up's password and name, handed to the strategy's sendEmail for the one call that
+ * sends its confirmation (keyed by the link's single-use secret). Never put in the link:
+ * remix-auth-email-link seals its form fields into the URL.
+ */
+const registrationsBeingSent = new Map<string, PendingRegistration>();
+
+export async function whileSending<T>(secret: string, registration: PendingRegistration | undefined, send: () => Promise<T>): Promise<T> {
+  if (!registration) return send();
+  registrationsBeingSent.set(secret, registration);
+  try {
+    return await send();
+  } finally {
+    registrationsBeingSent.delete(secret);
+  }
+}
+
+const EMAIL_KINDS: readonly LinkEmailKind[] = ["sign-in", "confirm-registration", "account-exists"];
 
 /** What people see when sending a link fails (the catalogue's fallback text). */
 export const SEND_FAILED = "Failed to send magic link. Please try again.";
@@ -62,14 +95,16 @@ const emailLinkStrategy = new EmailLinkStrategy<AuthResult>(
       sendEmail: async ({ emailAddress, magicLink, form }) => {
         const secret = String(form.get("secret"));
         const redirectTo = form.get("redirectTo");
-        const { code } = await issueLoginToken({ email: emailAddress, secret, redirectTo: typeof redirectTo === "string" ? redirectTo : undefined });
+        const kind = EMAIL_KINDS.find((k) => k === form.get("kind")) ?? "sign-in";
+        const registration = kind === "confirm-registration" ? registrationsBeingSent.get(secret) : undefined;
+        const { code } = await issueLoginToken({ email: emailAddress, secret, redirectTo: typeof redirectTo === "string" ? redirectTo : undefined, registration });
         const link = publicMagicLink(magicLink, secret);
         try {
           const settings = await getSiteSettings();
-          const message = signInEmail({ link, code, brandName: settings.brandName, supportEmail: settings.supportEmail, expiresInMinutes: LINK_MINUTES });
+          const message = signInEmail({ link, code, brandName: settings.brandName, supportEmail: settings.supportEmail, expiresInMinutes: LINK_MINUTES, kind });
           await sendEmail({ to: emailAddress, ...message, link });
         } catch (error) {
-          console.error(`[auth] could not send a sign-in e-mail to ${emailAddress}`, error);
+          logger.error({ err: error }, `[auth] could not send a sign-in e-mail to ${emailAddress}`);
           throw new Error(SEND_FAILED);
         }
       },
@@ -80,7 +115,7 @@ const emailLinkStrategy = new EmailLinkStrategy<AuthResult>(
       if (!magicLinkVerify) throw new Error("not needed");
       const claim = await claimLink(String(form.get("secret")), email);
       if (!claim.ok) throw new LinkError(claim.state === "valid" ? "used" : claim.state);
-      return { user: await signInByEmail(claim.email), redirectTo: claim.redirectTo };
+      return { email: claim.email, proof: "email-link", redirectTo: claim.redirectTo, registration: claim.registration };
     },
 );
 authenticator.use(emailLinkStrategy, "email-link");

@@ -14,8 +14,8 @@ import { env } from "~/utils/env.server";
 import { toastHeader } from "~/utils/toast.server";
 import { authenticator, type AuthResult } from "./authenticator.server";
 import { safeRedirect } from "./redirect";
-import { createUserSession } from "./session.server";
-import { signInWithGoogle } from "./users.server";
+import { completeSignIn } from "./sign-in.server";
+import { logger } from "~/utils/logger.server";
 
 export const GOOGLE_WELCOME = { title: "Welcome!", description: "Successfully signed in with Google." } as const;
 export const GOOGLE_FAILED = { title: "Error", description: "Failed to sign in with Google. Please try again.", variant: "destructive" } as const;
@@ -46,9 +46,11 @@ class GoogleStrategy extends OAuth2Strategy<AuthResult, GoogleProfile, Record<st
     private readonly userinfoUrl: string,
     options: ConstructorParameters<typeof OAuth2Strategy<AuthResult, GoogleProfile, Record<string, unknown>>>[0],
   ) {
+    // Google vouches for the address only when it says the address is verified.
     super(options, async ({ profile }) => {
-      if (!profile.googleUser.email_verified) throw new Error("This Google account's e-mail address is not verified.");
-      return { user: await signInWithGoogle(profile.googleUser), redirectTo: null };
+      const google = profile.googleUser;
+      if (!google.email_verified) throw new Error("This Google account's e-mail address is not verified.");
+      return { email: google.email, proof: "google", googleId: google.sub, googleName: google.name ?? null, redirectTo: null, registration: null };
     });
     this.name = "google";
   }
@@ -106,7 +108,7 @@ export async function startGoogleSignIn(request: Request, fields: Record<string,
       thrown.headers.append("Set-Cookie", await flowCookie.serialize(flow));
       return thrown;
     }
-    console.error("[auth] could not start Google sign-in", thrown);
+    logger.error({ err: thrown }, "[auth] could not start Google sign-in");
   }
   return failed(flow);
 }
@@ -127,7 +129,7 @@ export async function finishGoogleSignIn(request: Request): Promise<CallbackOutc
       await registerGoogle();
       result = await authenticator.authenticate("google", request, { throwOnError: true });
     } catch (thrown) {
-      console.warn("[auth] Google sign-in failed:", thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : thrown);
+      logger.warn({ reason: thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : String(thrown) }, "[auth] Google sign-in failed");
     }
   }
   const headers = new Headers();
@@ -136,9 +138,10 @@ export async function finishGoogleSignIn(request: Request): Promise<CallbackOutc
     if (!popup) return failed({ popup, redirectTo }, headers);
     return { status: "error", headers };
   }
-  headers.append("Set-Cookie", await createUserSession(result.user.id));
+  const { sessionCookie } = await completeSignIn({ email: result.email, proof: "google", googleId: result.googleId, googleName: result.googleName });
+  headers.append("Set-Cookie", sessionCookie);
   headers.append("Set-Cookie", await toastHeader(GOOGLE_WELCOME));
-  if (!popup) return redirect(redirectTo, { status: 303, headers });
+  if (!popup) return redirect(safeRedirect(redirectTo), { status: 303, headers });
   return { status: "success", headers };
 }
 

@@ -13,12 +13,17 @@ const MAX_CODE_ATTEMPTS = 5;
 
 export type TokenState = "valid" | "expired" | "used" | "superseded" | "malformed";
 
+export type LinkPurpose = "sign-in" | "registration";
+
+/** A sign-up waiting on its confirmation e-mail: applied only when confirmed in the browser that made it. */
+export type PendingRegistration = { passwordHash: string; name: string; browserHash: string };
+
 function codeHash(secretHash: string, code: string): string {
   return sha256(`${secretHash}:${normalizeCode(code)}`);
 }
 
 /** Stores a new link (superseding the address's earlier ones) and returns its code. */
-export async function issueLoginToken(input: { email: string; secret: string; redirectTo?: string }): Promise<{ code: string }> {
+export async function issueLoginToken(input: { email: string; secret: string; redirectTo?: string; registration?: PendingRegistration }): Promise<{ code: string }> {
   const at = now();
   const secretHash = sha256(input.secret);
   const code = randomCode();
@@ -33,6 +38,10 @@ export async function issueLoginToken(input: { email: string; secret: string; re
         secretHash,
         codeHash: codeHash(secretHash, code),
         redirectTo: input.redirectTo,
+        purpose: input.registration ? "registration" : "sign-in",
+        passwordHash: input.registration?.passwordHash,
+        name: input.registration?.name,
+        browserHash: input.registration?.browserHash,
         createdAt: at,
         expiresAt: new Date(at.getTime() + LINK_MINUTES * 60_000),
       },
@@ -41,7 +50,17 @@ export async function issueLoginToken(input: { email: string; secret: string; re
   return { code };
 }
 
-type TokenRow = { email: string; redirectTo: string | null; usedAt: Date | null; supersededAt: Date | null; expiresAt: Date };
+type TokenRow = {
+  email: string;
+  redirectTo: string | null;
+  usedAt: Date | null;
+  supersededAt: Date | null;
+  expiresAt: Date;
+  purpose: string;
+  passwordHash: string | null;
+  name: string | null;
+  browserHash: string | null;
+};
 
 function stateOf(row: TokenRow | null): TokenState {
   if (!row) return "malformed";
@@ -52,13 +71,21 @@ function stateOf(row: TokenRow | null): TokenState {
 }
 
 /** What a link's secret is worth right now, without spending it (the page a link opens). */
-export async function inspectLink(secret: string | null): Promise<{ state: TokenState; email?: string }> {
+export async function inspectLink(secret: string | null): Promise<{ state: TokenState; email?: string; purpose?: LinkPurpose }> {
   if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return { state: "malformed" };
   const row = await db.loginToken.findUnique({ where: { secretHash: sha256(secret) } });
-  return { state: stateOf(row), email: row?.email };
+  return row ? { state: stateOf(row), email: row.email, purpose: purposeOf(row) } : { state: "malformed" };
 }
 
-export type Claim = { ok: true; email: string; redirectTo: string | null } | { ok: false; state: TokenState };
+function purposeOf(row: TokenRow): LinkPurpose {
+  return row.purpose === "registration" ? "registration" : "sign-in";
+}
+
+function registrationOf(row: TokenRow): PendingRegistration | null {
+  return row.purpose === "registration" && row.passwordHash && row.browserHash ? { passwordHash: row.passwordHash, name: row.name ?? "", browserHash: row.browserHash } : null;
+}
+
+export type Claim = { ok: true; email: string; redirectTo: string | null; registration: PendingRegistration | null } | { ok: false; state: TokenState };
 
 /**
  * Spends a link: succeeds for exactly one caller, even when two requests race, because
@@ -72,32 +99,35 @@ export async function claimLink(secret: string, email: string): Promise<Claim> {
     data: { usedAt: at },
   });
   const row = await db.loginToken.findUnique({ where: { secretHash } });
-  if (count === 1 && row) return { ok: true, email: row.email, redirectTo: row.redirectTo };
+  if (count === 1 && row) return { ok: true, email: row.email, redirectTo: row.redirectTo, registration: registrationOf(row) };
   return { ok: false, state: row && row.email !== email ? "malformed" : stateOf(row) };
 }
 
-export type CodeCheck = Claim | { ok: false; state: "wrong-code"; attemptsLeft: number };
+export type CodeCheck = Claim | { ok: false; state: "wrong-code"; attemptsLeft: number } | { ok: false; state: "code-retired" };
 
-/** Signs in with the code from the newest link for this address. */
+/**
+ * Signs in with the code from the newest link for this address. Five wrong codes retire
+ * the code, not the link: anyone who asked for a link to this address can type codes, and
+ * must not be able to spend the e-mail waiting in the owner's mailbox.
+ */
 export async function claimCode(email: string, code: string): Promise<CodeCheck> {
   const at = now();
   const row = await db.loginToken.findFirst({ where: { email }, orderBy: { createdAt: "desc" } });
   const state = stateOf(row);
   if (!row || state !== "valid") return { ok: false, state };
+  if (row.codeAttempts >= MAX_CODE_ATTEMPTS) return { ok: false, state: "code-retired" };
   if (codeHash(row.secretHash, code) !== row.codeHash) {
-    // Counted in the database (an increment, not a read-modify-write), so wrong guesses sent
-    // at once, to one instance or several, are all counted.
-    const { codeAttempts } = await db.loginToken.update({ where: { id: row.id }, data: { codeAttempts: { increment: 1 } }, select: { codeAttempts: true } });
-    // Too many wrong guesses retire the link: the person asks for a new one.
-    if (codeAttempts >= MAX_CODE_ATTEMPTS) await db.loginToken.updateMany({ where: { id: row.id, supersededAt: null }, data: { supersededAt: at } });
-    return { ok: false, state: "wrong-code", attemptsLeft: Math.max(0, MAX_CODE_ATTEMPTS - codeAttempts) };
+    // Counted in one statement, so parallel guesses cannot get past the limit.
+    const { count } = await db.loginToken.updateMany({ where: { id: row.id, codeAttempts: { lt: MAX_CODE_ATTEMPTS } }, data: { codeAttempts: { increment: 1 } } });
+    if (count === 0) return { ok: false, state: "code-retired" };
+    const attempts = (await db.loginToken.findUnique({ where: { id: row.id }, select: { codeAttempts: true } }))?.codeAttempts ?? MAX_CODE_ATTEMPTS;
+    return { ok: false, state: "wrong-code", attemptsLeft: Math.max(0, MAX_CODE_ATTEMPTS - attempts) };
   }
   const { count } = await db.loginToken.updateMany({
-    // Also refused once wrong guesses sent alongside this one have used up the attempts.
     where: { id: row.id, usedAt: null, supersededAt: null, expiresAt: { gt: at }, codeAttempts: { lt: MAX_CODE_ATTEMPTS } },
     data: { usedAt: at },
   });
-  return count === 1 ? { ok: true, email: row.email, redirectTo: row.redirectTo } : { ok: false, state: "used" };
+  return count === 1 ? { ok: true, email: row.email, redirectTo: row.redirectTo, registration: registrationOf(row) } : { ok: false, state: "used" };
 }
 
 /** What each state means to the person holding the link. */

@@ -1,20 +1,23 @@
 /**
  * What the sign-in forms do: send a link, sign in with a password or a code. Routes call
- * these and turn the outcome into a response.
+ * these and turn the outcome into a response. Every successful sign-in finishes in
+ * completeSignIn() (sign-in.server.ts).
  */
 import { redirect } from "@remix-run/node";
-import { toastHeader } from "~/utils/toast.server";
-import { authenticator, authSessionStorage } from "./authenticator.server";
-import { randomSecret, verifyPassword } from "./crypto.server";
-import { claimCode, TOKEN_MESSAGES } from "./login-tokens.server";
-import { guessLimits, retryAfterSeconds, retryAfterText, signInEmailLimits, tryAcquire } from "./rate-limit.server";
+import { toastHeader, type Toast } from "~/utils/toast.server";
+import { passwordUsable } from "./account-state";
+import { authenticator, authSessionStorage, whileSending } from "./authenticator.server";
+import { hashPassword, randomSecret, sha256, verifyPassword } from "./crypto.server";
+import { claimCode, TOKEN_MESSAGES, type PendingRegistration } from "./login-tokens.server";
+import { codeGuessLimits, passwordGuessLimits, retryAfterSeconds, retryAfterText, signInEmailLimits, tryAcquire } from "./rate-limit.server";
 import { safeRedirect } from "./redirect";
-import { createUserSession } from "./session.server";
-import { EmailAddress, findUserByEmail, signInByEmail, toSessionUser } from "./users.server";
+import { completeSignIn, type SignInIdentity } from "./sign-in.server";
+import { EmailAddress, findUserByEmail } from "./users.server";
 
 export type FormOutcome = { status: number; error: string; field?: string; headers?: HeadersInit };
 
 export const MAGIC_LINK_SENT = { title: "Magic link sent!", description: "Check your email and click the link to access your skincare plan." } as const;
+export const CONFIRMATION_SENT = { title: "Check your e-mail", description: "Open the link we sent you to finish creating your account." } as const;
 
 export function tooMany(retryAt: Date, what: string): FormOutcome {
   return {
@@ -24,12 +27,83 @@ export function tooMany(retryAt: Date, what: string): FormOutcome {
   };
 }
 
-/** Signs the user in on this browser and goes on. */
-export async function signedIn(userId: string, to: string, extraCookies: string[] = []): Promise<Response> {
+/** Finishes a proven sign-in on this browser (a fresh full session) and goes on. */
+export async function signedIn(identity: SignInIdentity, to: string, extraCookies: string[] = []): Promise<Response> {
+  const { sessionCookie } = await completeSignIn(identity);
   const headers = new Headers();
-  headers.append("Set-Cookie", await createUserSession(userId));
+  headers.append("Set-Cookie", sessionCookie);
   for (const cookie of extraCookies) headers.append("Set-Cookie", cookie);
   return redirect(to, { status: 303, headers });
+}
+
+/** Why the 'Check Your Email!' page is shown: after a sign-in link, or after signing up. */
+export type CheckEmailPurpose = "sign-in" | "registration";
+
+/** What this browser remembers about the e-mail it just asked for (in the signed gc_auth cookie). */
+const AUTH_EMAIL = "auth:email";
+const AUTH_PURPOSE = "auth:purpose";
+/** The secret whose hash a registration's link carries: proof that this browser signed up. */
+const AUTH_REGISTRATION = "auth:registration";
+
+/**
+ * Sets this browser's pending e-mail (the code form reads it) and purpose, keeping what the
+ * e-mail link strategy stored. `cookies` are the Set-Cookie values the strategy answered with.
+ */
+async function rememberPendingEmail(request: Request, cookies: string[], email: string, purpose: CheckEmailPurpose, registrationSecret: string | null): Promise<string[]> {
+  const own = cookies.find((cookie) => cookie.startsWith("gc_auth="));
+  const session = await authSessionStorage.getSession(own ? own.split(";")[0] : request.headers.get("Cookie"));
+  session.set(AUTH_EMAIL, email);
+  session.set(AUTH_PURPOSE, purpose);
+  if (registrationSecret) session.set(AUTH_REGISTRATION, registrationSecret);
+  else session.unset(AUTH_REGISTRATION);
+  return [...cookies.filter((cookie) => cookie !== own), await authSessionStorage.commitSession(session)];
+}
+
+/** The 'Check Your Email!' page, with the pending e-mail remembered and a toast. */
+async function checkEmailAnswer(request: Request, input: { cookies?: string[]; email: string; purpose: CheckEmailPurpose; registrationSecret: string | null; toast: Toast }): Promise<Response> {
+  const headers = new Headers();
+  for (const cookie of await rememberPendingEmail(request, input.cookies ?? [], input.email, input.purpose, input.registrationSecret)) headers.append("Set-Cookie", cookie);
+  headers.append("Set-Cookie", await toastHeader(input.toast));
+  return redirect("/login/check-email", { status: 303, headers });
+}
+
+type LinkEmail = {
+  request: Request;
+  email: string;
+  redirectTo: string;
+  kind: "sign-in" | "confirm-registration" | "account-exists";
+  registration?: PendingRegistration;
+};
+
+/**
+ * Sends a link and code through remix-auth-email-link. Resolves to the strategy's cookies, or
+ * throws an Error whose message is the catalogue's text for a failed send.
+ */
+async function sendLinkEmail(input: LinkEmail): Promise<string[]> {
+  const secret = randomSecret();
+  // remix-auth-email-link reads the address and extra fields from a form body.
+  const body = new URLSearchParams({ email: input.email, secret, redirectTo: input.redirectTo, kind: input.kind });
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Host: new URL(input.request.url).host });
+  const cookie = input.request.headers.get("Cookie");
+  if (cookie) headers.set("Cookie", cookie);
+  try {
+    await whileSending(secret, input.registration, () =>
+      authenticator.authenticate("email-link", new Request(input.request.url, { method: "POST", headers, body }), { successRedirect: "/login/check-email" }),
+    );
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.headers.getSetCookie();
+    throw thrown instanceof Error && thrown.message ? thrown : new Error("Failed to send magic link. Please try again.");
+  }
+  throw new Error("remix-auth did not redirect after sending a link");
+}
+
+/** A failed send: back to /login with the catalogue's error toast. */
+async function sendFailed(error: unknown, redirectTo: string): Promise<Response> {
+  const message = error instanceof Error && error.message ? error.message : "Failed to send magic link. Please try again.";
+  return redirect(`/login?${new URLSearchParams({ redirectTo })}`, {
+    status: 303,
+    headers: { "Set-Cookie": await toastHeader({ title: "Error", description: message, variant: "destructive" }) },
+  });
 }
 
 /**
@@ -46,56 +120,97 @@ export async function sendSignInLink(input: {
   const email = EmailAddress.safeParse(typeof input.email === "string" ? input.email : "");
   if (!email.success) return { status: 400, field: "email", error: email.error.issues[0].message };
   const redirectTo = safeRedirect(input.redirectTo);
+  const answer = { email: email.data, purpose: "sign-in" as const, registrationSecret: null, toast: MAGIC_LINK_SENT };
 
-  if (input.honeypot) return checkEmailPage(input.request, email.data);
+  if (input.honeypot) return checkEmailAnswer(input.request, answer);
 
   const limit = await tryAcquire(signInEmailLimits(email.data, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "sign-in e-mails");
-
-  // remix-auth-email-link reads the address and extra fields from a form body.
-  const body = new URLSearchParams({ email: email.data, secret: randomSecret(), redirectTo });
-  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Host: new URL(input.request.url).host });
-  const cookie = input.request.headers.get("Cookie");
-  if (cookie) headers.set("Cookie", cookie);
   try {
-    await authenticator.authenticate("email-link", new Request(input.request.url, { method: "POST", headers, body }), {
-      successRedirect: "/login/check-email",
-    });
-  } catch (thrown) {
-    if (thrown instanceof Response) {
-      // 303: the answer to a form POST is a GET of the next page.
-      const headers = new Headers(thrown.headers);
-      headers.append("Set-Cookie", await toastHeader(MAGIC_LINK_SENT));
-      return redirect(thrown.headers.get("Location") ?? "/login/check-email", { status: 303, headers });
-    }
-    // The strategy's own message for a failed send is the catalogue's fallback text.
-    const message = thrown instanceof Error && thrown.message ? thrown.message : "Failed to send magic link. Please try again.";
-    return redirect(`/login?${new URLSearchParams({ redirectTo })}`, {
-      status: 303,
-      headers: { "Set-Cookie": await toastHeader({ title: "Error", description: message, variant: "destructive" }) },
-    });
+    const cookies = await sendLinkEmail({ request: input.request, email: email.data, redirectTo, kind: "sign-in" });
+    return checkEmailAnswer(input.request, { ...answer, cookies });
+  } catch (error) {
+    return sendFailed(error, redirectTo);
   }
-  throw new Error("remix-auth did not redirect after sending a link");
 }
 
-/** The "Check Your Email!" page for an address, as after a real send. */
-async function checkEmailPage(request: Request, email: string): Promise<Response> {
-  const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
-  session.set("auth:email", email);
-  const headers = new Headers();
-  headers.append("Set-Cookie", await authSessionStorage.commitSession(session));
-  headers.append("Set-Cookie", await toastHeader(MAGIC_LINK_SENT));
-  return redirect("/login/check-email", { status: 303, headers });
+/**
+ * A registration's confirmation e-mail, or, for an address that is already verified, a
+ * note to its owner with a sign-in link. This browser gets the same answer either way.
+ */
+export async function sendRegistrationEmail(input: {
+  request: Request;
+  email: string;
+  name: string;
+  passwordHash: string;
+  accountExists: boolean;
+}): Promise<Response> {
+  // Kept in this browser's cookie; the link carries only its hash.
+  const registrationSecret = randomSecret();
+  const answer = { email: input.email, purpose: "registration" as const, registrationSecret, toast: CONFIRMATION_SENT };
+  try {
+    const cookies = await sendLinkEmail(
+      input.accountExists
+        ? { request: input.request, email: input.email, redirectTo: "/home", kind: "account-exists" }
+        : {
+            request: input.request,
+            email: input.email,
+            redirectTo: "/home",
+            kind: "confirm-registration",
+            registration: { passwordHash: input.passwordHash, name: input.name, browserHash: sha256(registrationSecret) },
+          },
+    );
+    return checkEmailAnswer(input.request, { ...answer, cookies });
+  } catch (error) {
+    return sendFailed(error, "/home");
+  }
 }
 
-/** The address a link was last sent to from this browser (for the code form). */
-export async function pendingEmail(request: Request): Promise<string | null> {
+/** The address a link was last sent to from this browser, and why (for the 'Check Your Email!' page). */
+export async function pendingEmail(request: Request): Promise<{ email: string; purpose: CheckEmailPurpose } | null> {
   const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
-  const email = session.get("auth:email");
-  return typeof email === "string" ? email : null;
+  const email = session.get(AUTH_EMAIL);
+  if (typeof email !== "string") return null;
+  return { email, purpose: session.get(AUTH_PURPOSE) === "registration" ? "registration" : "sign-in" };
+}
+
+/**
+ * A registration's password and name, when the link or code confirming it is used in the
+ * browser that registered (it holds the secret whose hash the link carries). From any other
+ * browser the address is still verified, but nobody's typed password is adopted.
+ */
+export async function confirmedRegistration(request: Request, registration: PendingRegistration | null): Promise<{ passwordHash: string; name: string | null } | null> {
+  if (!registration) return null;
+  const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
+  const secret = session.get(AUTH_REGISTRATION);
+  if (typeof secret !== "string" || sha256(secret) !== registration.browserHash) return null;
+  return { passwordHash: registration.passwordHash, name: registration.name || null };
+}
+
+export const ACCOUNT_CREATED = { title: "Account created", description: "Your e-mail is confirmed and you're signed in." } as const;
+export const PASSWORD_NOT_KEPT = {
+  title: "E-mail confirmed",
+  description: "You're signed in. Your password wasn't saved: it only counts when you confirm in the browser you signed up in. You can always sign in with an e-mailed link.",
+} as const;
+
+/**
+ * Finishes sign-in with a used link or code: a registration's password and name count only
+ * in the browser that registered, and the toast says which happened.
+ */
+export async function signedInWithEmail(request: Request, claim: { email: string; redirectTo: string | null; registration: PendingRegistration | null }, proof: "email-link" | "email-code"): Promise<Response> {
+  const registration = await confirmedRegistration(request, claim.registration);
+  const toast = claim.registration ? [await toastHeader(registration ? ACCOUNT_CREATED : PASSWORD_NOT_KEPT)] : [];
+  return signedIn({ email: claim.email, proof, confirmedRegistration: registration }, safeRedirect(claim.redirectTo), toast);
 }
 
 const WRONG_PASSWORD = "That e-mail and password don't match. Try again, or send yourself a magic link.";
+
+/** A hash to check against when there is no usable password, so every try costs the same scrypt. */
+let decoy: Promise<string> | undefined;
+function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomSecret());
+  return decoy;
+}
 
 export async function signInWithPassword(input: { email: unknown; password: unknown; redirectTo: unknown; clientIp: string }): Promise<Response | FormOutcome> {
   const email = EmailAddress.safeParse(typeof input.email === "string" ? input.email : "");
@@ -103,39 +218,39 @@ export async function signInWithPassword(input: { email: unknown; password: unkn
   if (typeof input.password !== "string" || input.password.length === 0) return { status: 400, field: "password", error: "Please enter your password." };
   if (input.password.length > 200) return { status: 400, field: "password", error: WRONG_PASSWORD };
 
-  const limit = await tryAcquire(guessLimits("password", email.data, input.clientIp));
+  const limit = await tryAcquire(passwordGuessLimits(email.data, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "sign-in attempts");
 
+  // The same work whether or not the address has an account, or a password: the answer's
+  // timing tells nobody which.
   const user = await findUserByEmail(email.data);
-  const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : false;
-  if (!user || !ok) return { status: 400, error: WRONG_PASSWORD };
-  // ADMIN_EMAILS applies at every sign-in, whatever the method.
-  const account = await signInByEmail(toSessionUser(user).email);
-  return signedIn(account.id, safeRedirect(input.redirectTo));
+  const usable = passwordUsable(user);
+  const matches = await verifyPassword(input.password, usable ? user.passwordHash : await decoyHash());
+  if (!usable || !matches) return { status: 400, error: WRONG_PASSWORD };
+  return signedIn({ email: email.data, proof: "password" }, safeRedirect(input.redirectTo));
 }
 
 export async function signInWithCode(input: { request: Request; code: unknown; clientIp: string }): Promise<Response | FormOutcome> {
-  const email = await pendingEmail(input.request);
-  if (!email) return redirect("/login", 303);
+  const pending = await pendingEmail(input.request);
+  if (!pending) return redirect("/login", 303);
   const code = typeof input.code === "string" ? input.code.trim() : "";
   if (!/^[A-Za-z0-9 -]{6,9}$/.test(code)) return { status: 400, field: "code", error: "Please enter the 6-character code from the e-mail." };
 
-  const limit = await tryAcquire(guessLimits("code", email, input.clientIp));
+  const limit = await tryAcquire(codeGuessLimits(pending.email, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "codes tried");
 
-  const result = await claimCode(email, code);
-  if (result.ok) {
-    const user = await signInByEmail(result.email);
-    return signedIn(user.id, safeRedirect(result.redirectTo));
-  }
+  const result = await claimCode(pending.email, code);
+  if (result.ok) return signedInWithEmail(input.request, result, "email-code");
   if (result.state === "wrong-code") {
     return {
       status: 400,
       field: "code",
-      error: result.attemptsLeft > 0 ? `That code doesn't match. ${result.attemptsLeft} ${result.attemptsLeft === 1 ? "try" : "tries"} left.` : "That code doesn't match, and this one can't be used any more. Send yourself a new link.",
+      error: result.attemptsLeft > 0 ? `That code doesn't match. ${result.attemptsLeft} ${result.attemptsLeft === 1 ? "try" : "tries"} left.` : CODE_RETIRED,
     };
   }
+  if (result.state === "code-retired") return { status: 400, field: "code", error: CODE_RETIRED };
   const message = TOKEN_MESSAGES[result.state === "valid" ? "used" : result.state];
   return { status: 410, error: `${message.title}. ${message.text}` };
 }
 
+const CODE_RETIRED = "That code doesn't match, and after five wrong tries it can't be used any more. The link in the same e-mail still works, or send yourself a new one.";

@@ -4,22 +4,27 @@
  */
 import { env } from "~/utils/env.server";
 import { authenticator, LinkError, readLinkToken } from "./authenticator.server";
-import { inspectLink, type TokenState } from "./login-tokens.server";
-import { safeRedirect } from "./redirect";
-import { signedIn } from "./login.server";
+import { inspectLink, type LinkPurpose, type TokenState } from "./login-tokens.server";
+import { signedInWithEmail } from "./login.server";
 
-export type LinkView = { state: TokenState; email?: string; token: string; id: string };
+export type LinkView = { state: TokenState; email?: string; purpose?: LinkPurpose; token: string; id: string };
+
+/**
+ * A link is its `token` (sealed by remix-auth-email-link: the address and the secret) and
+ * its `id` (the secret itself, whose hash is the LoginToken row). Both must come from the
+ * same e-mail: a token from one link with the id of another is not a link.
+ */
+async function checkLink(token: string, id: string): Promise<LinkView> {
+  if (!token || !id) return { state: "malformed", token, id };
+  const row = await inspectLink(id);
+  if (row.state !== "valid") return { ...row, token, id };
+  const sealed = await readLinkToken(token);
+  if (!sealed || sealed.secret !== id || sealed.email !== row.email) return { state: "malformed", token, id };
+  return { ...row, token, id };
+}
 
 export async function openLink(url: URL): Promise<LinkView> {
-  const token = url.searchParams.get("token") ?? "";
-  const id = url.searchParams.get("id") ?? "";
-  if (!token) return { state: "malformed", token, id };
-  const { state, email } = await inspectLink(id);
-  if (state !== "valid") return { state, email, token, id };
-  // The token must be the one sent with this secret: a changed token cannot be used later.
-  const sealed = await readLinkToken(token);
-  if (!sealed || sealed.secret !== id || sealed.email !== email) return { state: "malformed", token, id };
-  return { state, email, token, id };
+  return checkLink(url.searchParams.get("token") ?? "", url.searchParams.get("id") ?? "");
 }
 
 /** HTTP status for a link that cannot be used: gone when it once worked, bad otherwise. */
@@ -28,8 +33,8 @@ export function statusFor(state: TokenState): number {
 }
 
 export async function spendLink(request: Request, token: string, id: string): Promise<Response | LinkView> {
-  const view: LinkView = { ...(await inspectLink(id)), token, id };
-  if (view.state !== "valid" || !token) return { ...view, state: token ? view.state : "malformed" };
+  const view = await checkLink(token, id);
+  if (view.state !== "valid") return view;
 
   // remix-auth-email-link checks its encrypted token (and its age) on a GET of the link.
   const link = new URL("/magic", env.publicUrl);
@@ -38,8 +43,8 @@ export async function spendLink(request: Request, token: string, id: string): Pr
   const cookie = request.headers.get("Cookie");
   if (cookie) headers.set("Cookie", cookie);
   try {
-    const { user, redirectTo } = await authenticator.authenticate("email-link", new Request(link, { headers }));
-    return signedIn(user.id, safeRedirect(redirectTo));
+    const proven = await authenticator.authenticate("email-link", new Request(link, { headers }));
+    return signedInWithEmail(request, proven, "email-link");
   } catch (error) {
     if (error instanceof Response) throw error;
     if (error instanceof LinkError) return { ...view, state: error.state };

@@ -57,18 +57,44 @@ export function retryAfterSeconds(retryAt: Date): number {
 
 const HOUR = 60 * 60 * 1000;
 
-/** Sign-in e-mails: at most 5 per address and 20 per IP an hour. */
-export function signInEmailLimits(email: string, ip: string): Limit[] {
+/** The longest window of any limit below: older hits count for nothing and are pruned. */
+export const LONGEST_WINDOW_MS = HOUR;
+
+/**
+ * Sign-in e-mails an hour: 5 per address from one requester (client address), 20 per
+ * requester, and 15 per address from everyone together. A stranger asking for someone's
+ * links uses up only their own share, so the mailbox owner can still get one; the
+ * per-address cap keeps a mailbox from being flooded from many places, and whatever is sent
+ * lands in the owner's mailbox, where the newest link keeps working.
+ */
+export function signInEmailLimits(email: string, requester: string): Limit[] {
   return [
-    { key: `signin-email:${email}`, max: 5, windowMs: HOUR },
-    { key: `signin-ip:${ip}`, max: 20, windowMs: HOUR },
+    { key: `signin-email:${email}:${requester}`, max: 5, windowMs: HOUR },
+    { key: `signin-ip:${requester}`, max: 20, windowMs: HOUR },
+    { key: `signin-email:${email}`, max: 15, windowMs: HOUR },
   ];
 }
 
-/** Guesses (passwords, codes): tiered the same way, a little more generous per address. */
-export function guessLimits(kind: "password" | "code", email: string, ip: string): Limit[] {
+/**
+ * Password tries an hour: 10 per address from everyone together (a password can be guessed
+ * from many places, so the cap is the address's) and 30 per client address. Reaching it
+ * locks only password sign-in: the owner can still sign in with an e-mailed link.
+ */
+export function passwordGuessLimits(email: string, ip: string): Limit[] {
   return [
-    { key: `${kind}-email:${email}`, max: 10, windowMs: HOUR },
-    { key: `${kind}-ip:${ip}`, max: 30, windowMs: HOUR },
+    { key: `password-email:${email}`, max: 10, windowMs: HOUR },
+    { key: `password-ip:${ip}`, max: 30, windowMs: HOUR },
+  ];
+}
+
+/**
+ * Code tries an hour, per requester: 10 per address and 30 in all. Guessing is bounded by
+ * the code itself (5 wrong tries retire it, and links per address are capped), so a
+ * stranger's wrong codes never lock the owner out of theirs.
+ */
+export function codeGuessLimits(email: string, ip: string): Limit[] {
+  return [
+    { key: `code-email:${email}:${ip}`, max: 10, windowMs: HOUR },
+    { key: `code-ip:${ip}`, max: 30, windowMs: HOUR },
   ];
 }

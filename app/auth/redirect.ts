@@ -1,26 +1,55 @@
 /**
- * Where to send someone after signing in. Only a path on this site is honoured;
- * absolute URLs, protocol-relative "//host", "/\host" and their encoded forms are
- * ignored, because browsers treat some of them as other sites.
+ * The one place that decides where a redirect may lead when the target came from outside
+ * the code (a form field, a query parameter, a Referer, stored content): only to a path on
+ * this site. Every route that redirects to such a target goes through safeRedirect().
+ *
+ * Browsers parse URLs more loosely than a string check: they drop tabs and newlines, read
+ * "\" as "/", collapse "/./" and "/../" (also when encoded), and take "//host" as another
+ * site. So the target is judged twice: as typed (and decoded), and after the same URL
+ * normalisation a browser applies; both must be a plain path on our origin.
  */
-export function safeRedirect(to: unknown, fallback = "/home"): string {
-  if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
-  let decoded = to;
-  // Decode repeatedly so "%2F%2Fevil.example" cannot slip through as a path.
-  for (let i = 0; i < 3; i++) {
+
+const BASE = "http://same-origin.invalid";
+
+/** Characters a browser strips or reinterprets inside a URL. */
+const LOOSE = /[\u0000-\u001f\u007f\\]/;
+
+/** Percent-decoded until stable (so "%252F" cannot hide a "/"), or null when malformed. */
+function decodeFully(value: string): string | null {
+  let decoded = value;
+  for (let i = 0; i < 4; i++) {
+    let next: string;
     try {
-      const next = decodeURIComponent(decoded);
-      if (next === decoded) break;
-      decoded = next;
+      next = decodeURIComponent(decoded);
     } catch {
-      return fallback;
+      return null;
     }
+    if (next === decoded) return decoded;
+    decoded = next;
   }
-  if (!decoded.startsWith("/") || decoded.startsWith("//") || decoded.includes("\\")) return fallback;
-  // Control characters (tabs, newlines) are stripped by browsers inside URLs: "/\t/evil".
-  if (/[\u0000-\u001f\u007f]/.test(decoded)) return fallback;
-  const base = "http://same.origin.invalid";
-  const url = new URL(to, base);
-  if (url.origin !== base) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return decoded;
+}
+
+/** A single-slash path with nothing a browser would read differently. */
+function isPlainPath(value: string): boolean {
+  return value.startsWith("/") && !value.startsWith("//") && !LOOSE.test(value);
+}
+
+/** The normalised path `to` leads to on this site, or null when it could lead anywhere else. */
+export function sameOriginPath(to: unknown): string | null {
+  if (typeof to !== "string" || to.length === 0 || to.length > 2000) return null;
+  const decoded = decodeFully(to);
+  if (decoded === null || !isPlainPath(to) || !isPlainPath(decoded)) return null;
+  const url = new URL(to, BASE);
+  if (url.origin !== BASE) return null;
+  // After normalisation: "/.//x" and "/a/../..//x" become "//x"; "/%2e/%2Fx" becomes "/%2Fx".
+  const pathname = decodeFully(url.pathname);
+  if (pathname === null || !isPlainPath(url.pathname) || !isPlainPath(pathname)) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return new URL(path, BASE).origin === BASE ? path : null;
+}
+
+/** Where to redirect: `to` when it is a path on this site, else `fallback`. */
+export function safeRedirect(to: unknown, fallback = "/home"): string {
+  return sameOriginPath(to) ?? fallback;
 }

@@ -1,10 +1,15 @@
-/** Creating an account with a name and password (the spec's form, made real). */
+/**
+ * Creating an account with a name and password. Signing up proves nothing about the
+ * address, so it opens no session: it e-mails a link and code, and the account (with this
+ * password) exists once they are used in this browser. An address that already belongs to
+ * a verified account gets the same answer here, and its owner an e-mail instead.
+ */
 import { z } from "zod";
-import { db } from "~/utils/db.server";
+import { accountState, registrationEmail } from "./account-state";
 import { hashPassword } from "./crypto.server";
-import { signedIn, tooMany, type FormOutcome } from "./login.server";
-import { guessLimits, tryAcquire } from "./rate-limit.server";
-import { EmailAddress, signInByEmail } from "./users.server";
+import { sendRegistrationEmail, tooMany, type FormOutcome } from "./login.server";
+import { signInEmailLimits, tryAcquire } from "./rate-limit.server";
+import { EmailAddress, findUserByEmail } from "./users.server";
 
 export const Registration = z
   .object({
@@ -17,9 +22,9 @@ export const Registration = z
 
 export type RegistrationErrors = Partial<Record<"name" | "email" | "password" | "confirmPassword" | "form", string>>;
 
-export type RegistrationOutcome = Response | { status: number; errors: RegistrationErrors; existingAccount?: boolean; headers?: HeadersInit };
+export type RegistrationOutcome = Response | { status: number; errors: RegistrationErrors; headers?: HeadersInit };
 
-export async function register(fields: Record<string, string>, clientIp: string): Promise<RegistrationOutcome> {
+export async function register(request: Request, fields: Record<string, string>, clientIp: string): Promise<RegistrationOutcome> {
   const parsed = Registration.safeParse(fields);
   if (!parsed.success) {
     const errors: RegistrationErrors = {};
@@ -31,22 +36,15 @@ export async function register(fields: Record<string, string>, clientIp: string)
   }
   const { name, email, password } = parsed.data;
 
-  const limit = await tryAcquire(guessLimits("password", email, clientIp));
+  // It sends an e-mail: the same limits as asking for a sign-in link.
+  const limit = await tryAcquire(signInEmailLimits(email, clientIp));
   if (!limit.ok) {
-    const outcome: FormOutcome = tooMany(limit.retryAt, "attempts");
+    const outcome: FormOutcome = tooMany(limit.retryAt, "sign-up attempts");
     return { status: outcome.status, errors: { form: outcome.error }, headers: outcome.headers };
   }
 
-  if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
-    return { status: 409, errors: { email: "There's already an account with this e-mail." }, existingAccount: true };
-  }
+  // Hashed whatever the address, so both answers take the same time.
   const passwordHash = await hashPassword(password);
-  try {
-    await db.user.create({ data: { email, name, passwordHash } });
-  } catch {
-    // Two sign-ups for the same address at once: the unique index keeps one.
-    return { status: 409, errors: { email: "There's already an account with this e-mail." }, existingAccount: true };
-  }
-  const user = await signInByEmail(email);
-  return signedIn(user.id, "/home");
+  const state = accountState(await findUserByEmail(email));
+  return sendRegistrationEmail({ request, email, name, passwordHash, accountExists: registrationEmail(state) === "account-exists" });
 }

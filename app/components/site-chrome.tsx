@@ -9,7 +9,7 @@ export function BrandMark({ className = "" }: { className?: string }) {
   );
 }
 
-type HeaderUser = { email: string; initials: string; role: string } | null;
+type HeaderUser = { email: string; initials: string; role: string; verified: boolean } | null;
 
 export function SiteHeader({ brandName, user }: { brandName: string; user: HeaderUser }) {
   return (
@@ -66,9 +66,16 @@ function AvatarMenu({ user }: { user: NonNullable<HeaderUser> }) {
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-56 rounded-2xl border border-line bg-white p-2 shadow-soft">
         <p className="truncate px-3 py-2 text-sm text-muted">{user.email}</p>
-        <Link to="/profile" className="block rounded-xl px-3 py-2 text-sm font-medium hover:bg-rose-50">
-          Settings
-        </Link>
+        {user.verified ? (
+          <Link to="/profile" className="block rounded-xl px-3 py-2 text-sm font-medium hover:bg-rose-50">
+            Settings
+          </Link>
+        ) : (
+          // Bought, address not verified yet: confirming it by link opens the rest.
+          <Link to="/login" className="block rounded-xl px-3 py-2 text-sm font-medium hover:bg-rose-50">
+            Confirm your e-mail
+          </Link>
+        )}
         {user.role === "admin" ? (
           <Link to="/admin" className="block rounded-xl px-3 py-2 text-sm font-medium hover:bg-rose-50">
             Admin

@@ -7,7 +7,8 @@
  * See docs/decisions/0016-instances-share-one-truth.md.
  */
 import { forgetPages } from "~/funnels/page-cache.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { logger } from "~/utils/logger.server";
+import { queryRows, sql } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
 
 const POLL_MS = 1000;
@@ -56,7 +57,7 @@ export function watchContentVersion(): void {
     if (running) return;
     running = true;
     checkContentVersion()
-      .catch((error) => console.error("[content] could not read the content version", error))
+      .catch((error) => logger.error({ err: error }, "[content] could not read the content version"))
       .finally(() => (running = false));
   };
   check();

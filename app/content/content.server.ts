@@ -11,6 +11,7 @@ import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
 import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
 import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
 
 /** Parsed query results by query + params; the Sanity webhook calls invalidateContent(). */
 const cache = new Map<string, Promise<unknown>>();
@@ -53,7 +54,8 @@ const remote = contentSource !== embeddedContent;
 async function load<T>(query: string, params: Record<string, unknown>, parse: Parse<T>): Promise<T | null> {
   const key = `${query}\u0000${JSON.stringify(params)}`;
   if (inPreview() && draftSource) return fetchAndParse(draftSource, key, query, params, parse, false);
-  const cacheable = env.nodeEnv === "production" || remote;
+  // Only the dev server re-reads the embedded dataset on every request (file edits show at once).
+  const cacheable = env.nodeEnv !== "development" || remote;
   let pending = cacheable ? (cache.get(key) as Promise<T | null> | undefined) : undefined;
   if (!pending) {
     pending = fetchAndParse(contentSource, key, query, params, parse, true);
@@ -73,7 +75,7 @@ async function fetchAndParse<T>(source: ContentSource, key: string, query: strin
   } catch (error) {
     if (source === embeddedContent) throw error;
     // The CMS did not answer: serve what we had, and ask again next time.
-    console.error(`[content] ${source.name} did not answer (${(error as Error).message}); serving the last good content`);
+    logger.error(`[content] ${source.name} did not answer (${(error as Error).message}); serving the last good content`);
     cache.delete(key);
     return fallback(key, query, params, parse);
   }
@@ -84,7 +86,7 @@ async function fetchAndParse<T>(source: ContentSource, key: string, query: strin
     return parsed.value;
   }
   const id = (raw as { _id?: string })._id ?? JSON.stringify(params);
-  console.error(`[content] document ${id} is invalid and was not used:\n  ${parsed.problems.join("\n  ")}`);
+  logger.error(`[content] document ${id} is invalid and was not used:\n  ${parsed.problems.join("\n  ")}`);
   return fallback(key, query, params, parse);
 }
 
@@ -113,7 +115,7 @@ const parseFunnels: Parse<Map<string, Funnel>> = async (raw, remember) => {
       byRoute.set(result.funnel.route, result.funnel);
       continue;
     }
-    console.error(`[content] funnel ${id} is invalid and was not used:\n  ${result.problems.join("\n  ")}`);
+    logger.error(`[content] funnel ${id} is invalid and was not used:\n  ${result.problems.join("\n  ")}`);
     const previous = lastGoodFunnels.get(id);
     if (previous) byRoute.set(previous.route, previous);
     else broken.push(id);

@@ -43,10 +43,10 @@ function sanityClient(drafts: boolean): SanityClient {
   });
 }
 
-// In production the dataset is read once; in development each query sees file edits.
+// The dataset is read once, except under the dev server, where each query sees file edits.
 let embeddedDocuments: Document[] | undefined;
 export const embeddedContent: ContentSource = embeddedSource(() =>
-  env.nodeEnv === "production" ? (embeddedDocuments ??= readEmbeddedDataset()) : readEmbeddedDataset(),
+  env.nodeEnv === "development" ? readEmbeddedDataset() : (embeddedDocuments ??= readEmbeddedDataset()),
 );
 
 /** Published content: Sanity when configured, else the embedded dataset. */

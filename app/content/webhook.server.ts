@@ -9,6 +9,7 @@ import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { readBodyText } from "~/utils/form.server";
 import { publishContentChange } from "./content-version.server";
+import { logger } from "~/utils/logger.server";
 
 /** Sanity sends the document's projection; a large body is not a Sanity webhook. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -29,7 +30,7 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
     valid = false;
   }
   if (!valid) {
-    console.warn("[webhook] Sanity webhook with a missing or wrong signature refused");
+    logger.warn("[webhook] Sanity webhook with a missing or wrong signature refused");
     return json(401, { error: "Invalid signature." });
   }
   let id: unknown;
@@ -40,6 +41,6 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   }
   // Every instance clears its caches when it sees the new version (within a second).
   const version = await publishContentChange(now());
-  console.log(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: content version ${version}, caches cleared`);
+  logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: content version ${version}, caches cleared`);
   return json(200, { ok: true });
 }

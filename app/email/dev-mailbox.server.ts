@@ -1,12 +1,15 @@
 /**
  * The dev mailbox: with no SMTP server configured, e-mails are saved as JSON files in a
- * folder (shown at /dev/mailbox) and their link is printed to the server log, so sign-in
- * works on a laptop with nothing to set up. Functions take the folder, so tests need no env.
+ * folder and shown at /dev/mailbox, so sign-in works on a laptop with nothing to set up.
+ * The log says a message arrived and where to read it, never its link: sign-in links are
+ * secrets, and logs travel further than the data folder. Functions take the folder, so
+ * tests need no env.
  */
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { logger } from "~/utils/logger.server";
 
 const StoredMessage = z.object({
   id: z.string(),
@@ -43,7 +46,7 @@ function newId(): string {
   return `${String(lastStamp).padStart(13, "0")}-${crypto.randomBytes(4).toString("hex")}`;
 }
 
-/** Saves a message and logs `[mail] to <address>: <subject> — <link>`. */
+/** Saves a message and logs `[mail] to <address>: "<subject>": open /dev/mailbox`. */
 export async function saveMessage(dir: string, message: Omit<MailboxMessage, "id" | "createdAt">): Promise<MailboxMessage> {
   const id = newId();
   const stored: MailboxMessage = { id, ...message, createdAt: new Date(Number(id.slice(0, 13))).toISOString() };
@@ -52,7 +55,7 @@ export async function saveMessage(dir: string, message: Omit<MailboxMessage, "id
   // Written aside and renamed, so the list never reads half a file. Mode 600: links sign people in.
   await fs.writeFile(`${file}.tmp`, JSON.stringify(stored, null, 2), { mode: 0o600 });
   await fs.rename(`${file}.tmp`, file);
-  console.info(`[mail] to ${stored.to}: ${stored.subject} — ${stored.link ?? file}`);
+  logger.info({ mailboxId: id }, `[mail] to ${stored.to}: "${stored.subject}": open /dev/mailbox to read it`);
   return stored;
 }
 

@@ -92,18 +92,43 @@ function codeBlock(label: string, code: string): string {
 <p style="margin:0 0 24px;font-family:${BRAND.mono};font-size:30px;font-weight:bold;letter-spacing:6px;line-height:38px;color:${BRAND.ink};text-align:center;">${escapeHtml(code)}</p>`;
 }
 
+/** Why the e-mail was sent: the wording differs, the link and code work the same way. */
+export type LinkEmailKind = "sign-in" | "confirm-registration" | "account-exists";
+
+const WORDING: Record<LinkEmailKind, (brand: string) => { subject: string; heading: string; intro: string; ignore: string }> = {
+  "sign-in": (brand) => ({
+    subject: `Your ${brand} sign-in link`,
+    heading: "Your sign-in link",
+    intro: `Sign in to ${brand} to see your personalised skincare plan.`,
+    ignore: "If you didn't ask to sign in, you can safely ignore this e-mail: nobody can sign in without this link or code.",
+  }),
+  "confirm-registration": (brand) => ({
+    subject: `Confirm your ${brand} account`,
+    heading: "Confirm your e-mail",
+    intro: `Someone, hopefully you, created a ${brand} account with this address. Confirm it's yours to finish, and you'll be signed in.`,
+    ignore: "If you didn't create an account, ignore this e-mail: nothing happens without this link or code, and no password is kept.",
+  }),
+  "account-exists": (brand) => ({
+    subject: `You already have a ${brand} account`,
+    heading: "You already have an account",
+    intro: `Someone, hopefully you, tried to create a ${brand} account with this address, but you already have one. Nothing about it changed. To sign in, use this link.`,
+    ignore: "If that wasn't you, you can safely ignore this e-mail: nobody can sign in without this link or code.",
+  }),
+};
+
 /** The magic-link e-mail: a button, the same sign-in as a code, and what to do if unexpected. */
-export function signInEmail(input: { link: string; code: string; brandName: string; supportEmail: string; expiresInMinutes: number }): RenderedEmail {
+export function signInEmail(input: { link: string; code: string; brandName: string; supportEmail: string; expiresInMinutes: number; kind?: LinkEmailKind }): RenderedEmail {
   const { link, code, brandName, supportEmail } = input;
-  const intro = `Sign in to ${brandName} to see your personalised skincare plan.`;
+  const wording = WORDING[input.kind ?? "sign-in"](brandName);
+  const intro = wording.intro;
   const codeLine = "Or enter this code on the sign-in page:";
   const expiry = `The link works once and expires in ${minutes(input.expiresInMinutes)}.`;
-  const ignore = "If you didn't ask to sign in, you can safely ignore this e-mail: nobody can sign in without this link or code.";
+  const ignore = wording.ignore;
 
   const html = layoutEmail({
     brandName,
     preheader: `Your sign-in link and code. ${expiry}`,
-    heading: "Your sign-in link",
+    heading: wording.heading,
     bodyHtml: [
       paragraph("Hi there,"),
       paragraph(`${intro} Tap the button below.`),
@@ -126,5 +151,5 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
     `The ${brandName} team`,
   ].join("\n\n");
 
-  return { subject: `Your ${brandName} sign-in link`, html, text: `${text}\n` };
+  return { subject: wording.subject, html, text: `${text}\n` };
 }

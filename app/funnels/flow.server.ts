@@ -25,6 +25,7 @@ import {
 import type { Funnel, Step } from "./schema";
 import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
 import type { ClientStep, InsightView, StepView } from "./view";
+import { logger } from "~/utils/logger.server";
 
 /**
  * What opening a step leads to. Side effects are returned, not performed: the route
@@ -72,7 +73,7 @@ function toClientStep(step: Step): ClientStep {
 async function insightView(funnel: Funnel, id: string, answers: Answers): Promise<InsightView | null> {
   const insight = await getInsight(id);
   if (!insight) {
-    console.error(`[funnel] ${funnel.id}: insight document "${id}" is missing`);
+    logger.error(`[funnel] ${funnel.id}: insight document "${id}" is missing`);
     return null;
   }
   const fill = (text: string) => fillTemplate(text, funnel, answers);

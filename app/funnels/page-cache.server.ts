@@ -9,22 +9,17 @@
  * goes through Remix as usual. See docs/decisions/0004-funnel-page-cache.md.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { gzipSync } from "node:zlib";
 import { identifyVisitor } from "~/analytics/visitor.server";
 import { contentGeneration } from "~/content/content.server";
-import { contentSecurityPolicy, staticSecurityHeaders } from "~/security/headers.server";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
+import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
+import { NonceSlots } from "~/security/nonce-slots.server";
 import { planFunnelStep } from "./flow.server";
 import type { StepView } from "./view";
 
 const MAX_PAGES = 500;
 
-/**
- * `nonce` is the CSP nonce the page was rendered with: a replay sends the same bytes, so it
- * sends the same nonce. That is safe here because cached pages hold no visitor input to
- * inject into (their key is the path and a view built from the funnel's own options).
- */
-type CachedPage = { html: Buffer; gzip: Buffer; nonce: string };
+/** A page with slots where its CSP nonce goes: each response fills in a fresh one. */
+type CachedPage = NonceSlots;
 
 /** Insertion-ordered, so the first key is the least recently used. */
 const pages = new Map<string, CachedPage>();
@@ -48,7 +43,7 @@ function pageKey(path: string, view: StepView): string {
 export function rememberPage(path: string, view: StepView, html: Buffer, nonce: string): void {
   const key = pageKey(path, view);
   pages.delete(key);
-  pages.set(key, { html, gzip: gzipSync(html), nonce });
+  pages.set(key, NonceSlots.fromPage(html, nonce));
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
 }
 
@@ -88,17 +83,19 @@ export async function serveCachedPage(req: IncomingMessage, res: ServerResponse)
   pages.delete(key);
   pages.set(key, page);
 
+  const nonce = newNonce();
   const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
-  const body = gzip ? page.gzip : page.html;
+  const parts = gzip ? page.gzipParts(nonce) : page.htmlParts(nonce);
   res.writeHead(200, {
     ...staticSecurityHeaders(),
-    "Content-Type": "text/html; charset=utf-8",
-    "Content-Security-Policy": contentSecurityPolicy(page.nonce),
-    "Cache-Control": PRIVATE_NO_STORE,
+    ...documentHeaders(nonce),
     Vary: "Accept-Encoding",
-    "Content-Length": body.length,
+    "Content-Length": parts.reduce((length, part) => length + part.length, 0),
     ...(gzip ? { "Content-Encoding": "gzip" } : {}),
   });
-  res.end(body);
+  // Corked (end() uncorks): the parts leave in one write, without copying the page into one buffer.
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
   return true;
 }

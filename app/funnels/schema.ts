@@ -7,6 +7,7 @@
  * No React, no I/O: this module is shared by the app, the linter and the tests.
  */
 import { z } from "zod";
+import { sameOriginPath } from "../auth/redirect";
 
 /** Option values and step ids end up in URLs, cookies and analytics: keep them boring. */
 const slug = z
@@ -19,10 +20,14 @@ const fieldName = z
 
 const text = z.string().trim().min(1, "must not be empty");
 
-/** An in-app path ("/subscribe-otp"). Never a full URL: funnels only link inside the app. */
+/**
+ * An in-app path ("/subscribe-otp"). Never a full URL: funnels only link inside the app, and
+ * the path must be one a browser keeps on this site after normalising it ("/.//x" is not).
+ */
 const appPath = z
   .string()
-  .regex(/^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/, "must be a path inside the app, starting with a single /");
+  .regex(/^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/, "must be a path inside the app, starting with a single /")
+  .refine((path) => sameOriginPath(path) !== null, "must be a path inside the app, starting with a single /");
 
 /** A reference to another document in the content dataset (Sanity reference shape). */
 export const DocumentRef = z.strictObject({

@@ -8,6 +8,7 @@ import type { Cookie } from "@remix-run/node";
 import { z } from "zod";
 import { sanitizeAnswers } from "./engine";
 import type { Funnel } from "./schema";
+import { logger } from "~/utils/logger.server";
 
 const AnswerValues = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
@@ -41,7 +42,7 @@ export async function readFunnelState(header: string | null, funnel: Funnel): Pr
   const raw = await cookie.parse(header).catch(() => null);
   const parsed = StoredState.safeParse(raw);
   if (!parsed.success) {
-    console.warn(`[funnel] ignoring an unreadable or tampered answers cookie for "${funnel.id}"`);
+    logger.warn(`[funnel] ignoring an unreadable or tampered answers cookie for "${funnel.id}"`);
     return EMPTY_STATE;
   }
   const { answers, result } = parsed.data;

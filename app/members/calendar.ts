@@ -111,6 +111,21 @@ export function weekOf(today: string): string[] {
   return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
 }
 
+/**
+ * Which zone counts for the member's day at `at`. Once the member has acted on a day
+ * (`lastActedOn`, a date in the stored zone), that day keeps its zone: a different zone from
+ * the browser counts only when the acted day is over in the stored zone and the new zone's
+ * date is after it too. So switching zones between UTC+14 and UTC-12 cannot earn two days in
+ * one real day, and dates acted on only ever move forward.
+ */
+export function zoneForToday(input: { stored: string; lastActedOn: string | null; fromBrowser: string | null; at: Date }): string {
+  const { stored, lastActedOn, fromBrowser, at } = input;
+  if (!fromBrowser || fromBrowser === stored || !isValidTimeZone(fromBrowser)) return stored;
+  if (lastActedOn === null) return fromBrowser;
+  if (localDate(at, stored) <= lastActedOn) return stored;
+  return localDate(at, fromBrowser) > lastActedOn ? fromBrowser : stored;
+}
+
 export const WEEKDAY_LETTERS = ["M", "T", "W", "T", "F", "S", "S"] as const;
 export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 

@@ -2,7 +2,7 @@
  * What /home shows: the active plan, the member's streak and week, where 'Do Today's
  * Routine' leads, and the fixed cards. Open to everyone (the spec: no guard).
  */
-import { getUser } from "~/auth/guards.server";
+import { getSession } from "~/auth/guards.server";
 import { getSubscriptionView } from "~/billing/subscriptions.server";
 import { getActivePlan, getHomePage } from "~/content/content.server";
 import type { HomePage } from "~/content/types";
@@ -10,6 +10,7 @@ import { now } from "~/utils/clock.server";
 import { localDate } from "./calendar";
 import { EMPTY_STREAK, streakData, type StreakData } from "./completions.server";
 import { memberToday } from "./time-zone.server";
+import { logger } from "~/utils/logger.server";
 
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
 
@@ -38,13 +39,15 @@ async function subscribedOrProceed(userId: string): Promise<boolean> {
     return (await getSubscriptionView(userId)).subscribed;
   } catch (error) {
     // The spec: a subscription check error on the routine button is logged and the routine proceeds.
-    console.error("[home] subscription check failed", error);
+    logger.error({ err: error }, "[home] subscription check failed");
     return true;
   }
 }
 
 export async function homeView(request: Request) {
-  const [user, plan, page] = await Promise.all([getUser(request), getActivePlan(), getHomePage()]);
+  // A purchase session (a browser that paid, address not verified yet) sees its routine here too.
+  const [session, plan, page] = await Promise.all([getSession(request), getActivePlan(), getHomePage()]);
+  const user = session?.user ?? null;
   let today = localDate(now(), "UTC");
   let streak = EMPTY_STREAK(today);
   let subscribed = false;
@@ -53,7 +56,7 @@ export async function homeView(request: Request) {
     [streak, subscribed] = await Promise.all([
       plan
         ? streakData(user.id, plan._id, today).catch((error) => {
-            console.error("Failed to fetch streak data", error);
+            logger.error({ err: error }, "Failed to fetch streak data");
             return EMPTY_STREAK(today);
           })
         : EMPTY_STREAK(today),

@@ -4,15 +4,18 @@
  * by the member's local date, so a reload (or another device) shows the same state.
  */
 import { data, redirect } from "@remix-run/node";
-import { requireUser } from "~/auth/guards.server";
+import { requireAccess } from "~/auth/guards.server";
+import type { SessionUser } from "~/auth/users.server";
 import { getPlan } from "~/content/content.server";
 import type { Plan } from "~/content/types";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { toastHeader } from "~/utils/toast.server";
 import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn } from "./completions.server";
-import { memberToday } from "./time-zone.server";
+import { purchaseIncludesPlan } from "./routine-access.server";
+import { holdDay, memberToday } from "./time-zone.server";
 import { recordEvent } from "~/analytics/events.server";
+import { logger } from "~/utils/logger.server";
 
 export const FINISH_SUCCESS = { title: "Congratulations! 🎉", description: "You've completed today's routine. Great job building healthy habits!" } as const;
 export const FINISH_FAILURE = { title: "Something went wrong", description: "Please try again or contact support if the problem persists.", variant: "destructive" } as const;
@@ -38,8 +41,14 @@ export function firstOpenStep(count: number, done: number[]): number {
   return count;
 }
 
+/** A member, or a browser that paid for this routine (a purchase session); others go to /login. */
+async function routineMember(request: Request, planId: string | undefined): Promise<SessionUser> {
+  const session = await requireAccess(request, "routine", (checkoutSessionId) => (planId ? purchaseIncludesPlan(checkoutSessionId, planId) : Promise.resolve(false)));
+  return session.user;
+}
+
 export async function playerView(request: Request, planId: string | undefined) {
-  const user = await requireUser(request);
+  const user = await routineMember(request, planId);
   const plan = await planOr404(request, planId);
   const { today } = await memberToday(user, request);
   const [done, finishedToday] = await Promise.all([stepsDoneOn(user.id, plan._id, today), isDoneOn(user.id, plan._id, today)]);
@@ -58,13 +67,17 @@ export async function playerView(request: Request, planId: string | undefined) {
 type ActionError = { error: string };
 
 export async function playerAction(request: Request, planId: string | undefined, visitorId?: string) {
-  const user = await requireUser(request);
+  const user = await routineMember(request, planId);
   const plan = await planOr404(request, planId);
   const form = await readFormEntries(request);
   if (!form.ok) return data<ActionError>({ error: form.error }, { status: form.status });
   const fields = fieldsOf(form.entries);
-  const { today, at } = await memberToday(user, request, fields.timeZone);
+  const { timeZone, today, at } = await memberToday(user, request, fields.timeZone);
   const base = `/plan/${plan._id}`;
+  if ((fields.intent === "complete-step" || fields.intent === "finish") && !(await holdDay(user, timeZone, today))) {
+    // Another request changed the member's zone between reading and acting: nothing recorded.
+    return data<ActionError>({ error: "Your day changed while saving (a new time zone). Please try again." }, { status: 409 });
+  }
 
   if (fields.intent === "complete-step") {
     const step = parseStep(fields.step, plan.stepCount);
@@ -84,7 +97,7 @@ export async function playerAction(request: Request, planId: string | undefined,
       // Once per member, plan and day, for the admin's retention view.
       if (recorded === "new") await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
     } catch (error) {
-      console.error("[plan] marking the routine completed failed", error);
+      logger.error({ err: error }, "[plan] marking the routine completed failed");
       return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_FAILURE) } });
     }
     return redirect("/home", { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_SUCCESS) } });

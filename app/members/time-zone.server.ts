@@ -7,7 +7,7 @@
 import type { SessionUser } from "~/auth/users.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
-import { isValidTimeZone, localDate } from "./calendar";
+import { isValidTimeZone, localDate, zoneForToday } from "./calendar";
 import { TIME_ZONE_COOKIE } from "./time-zone";
 
 
@@ -30,15 +30,34 @@ export function timeZoneFromCookie(cookieHeader: string | null): string | null {
 /**
  * The member's time zone and today's date in it. A newer zone from the browser (field
  * first, then cookie) is stored on the user, so pages rendered without JavaScript later
- * still use it. Invalid values are ignored: the stored zone (default UTC) stays.
+ * still use it, unless the day the member last acted on is still running: that day keeps
+ * its zone, and the new one counts from the next day (zoneForToday). Invalid values are
+ * ignored: the stored zone (default UTC) stays.
  */
 export async function memberToday(user: SessionUser, request: Request, formTimeZone?: string): Promise<{ timeZone: string; today: string; at: Date }> {
-  const fromBrowser = isValidTimeZone(formTimeZone) ? formTimeZone : timeZoneFromCookie(request.headers.get("Cookie"));
-  let timeZone = isValidTimeZone(user.timeZone) ? user.timeZone : "UTC";
-  if (fromBrowser && fromBrowser !== timeZone) {
-    await db.user.update({ where: { id: user.id }, data: { timeZone: fromBrowser } });
-    timeZone = fromBrowser;
-  }
   const at = now();
+  const fromBrowser = isValidTimeZone(formTimeZone) ? formTimeZone : timeZoneFromCookie(request.headers.get("Cookie"));
+  const stored = isValidTimeZone(user.timeZone) ? user.timeZone : "UTC";
+  let timeZone = zoneForToday({ stored, lastActedOn: user.lastActedOn, fromBrowser, at });
+  if (timeZone !== user.timeZone) {
+    // Only if nobody acted in between (another tab, another device): then the old zone stays.
+    const { count } = await db.user.updateMany({ where: { id: user.id, timeZone: user.timeZone, lastActedOn: user.lastActedOn }, data: { timeZone } });
+    if (count === 0) timeZone = stored;
+  }
   return { timeZone, today: localDate(at, timeZone), at };
+}
+
+/**
+ * Marks `today` (in `timeZone`) as a day the member acted on, which fixes that day's zone.
+ * False when the stored zone is no longer `timeZone` (changed by a request in between), so
+ * the caller records nothing under a zone that no longer counts.
+ */
+export async function holdDay(user: SessionUser, timeZone: string, today: string): Promise<boolean> {
+  // Already held (a later step the same day): the zone cannot change until the day is over.
+  if (user.lastActedOn === today && user.timeZone === timeZone) return true;
+  const { count } = await db.user.updateMany({
+    where: { id: user.id, timeZone, OR: [{ lastActedOn: null }, { lastActedOn: { lte: today } }] },
+    data: { lastActedOn: today },
+  });
+  return count === 1;
 }

@@ -13,7 +13,8 @@ import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { pricePlan, type PricedPlan } from "./catalogue";
 import type { Offer } from "./offer-schema";
-import { stripeClient } from "./stripe.server";
+import { localTestPayments, stripeClient } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 export type CheckoutStart = { ok: true; url: string } | { ok: false; status: number; reason: string };
 
@@ -46,6 +47,7 @@ export async function startCheckout(input: {
   visitorId: string;
   cookieHeader: string | null;
 }): Promise<CheckoutStart> {
+  if (env.paymentsOff) return { ok: false, status: 409, reason: "PAYMENTS=off: nothing is on sale" };
   const plan = pricePlan(input.offer, input.planId);
   if (!plan) return { ok: false, status: 400, reason: `unknown plan "${input.planId}" on offer ${input.offer.offerId}` };
   const context = await funnelContext(input.offer, input.cookieHeader);
@@ -74,6 +76,7 @@ export async function startCheckout(input: {
 
   const stripe = stripeClient();
   if (!stripe) {
+    if (!localTestPayments()) return { ok: false, status: 409, reason: "no Stripe key and no local test checkout here" };
     const id = `cs_local_${crypto.randomBytes(18).toString("base64url")}`;
     await db.checkoutSession.create({ data: { ...row, id, provider: "local" } });
     return { ok: true, url: `/checkout/test/${id}` };
@@ -105,7 +108,7 @@ export async function startCheckout(input: {
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });
     return { ok: true, url: session.url };
   } catch (error) {
-    console.error(`[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`, error);
+    logger.error({ err: error }, `[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`);
     return { ok: false, status: 502, reason: error instanceof Error ? error.message : "Stripe error" };
   }
 }

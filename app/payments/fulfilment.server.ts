@@ -10,7 +10,7 @@
  */
 import crypto from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
-import { signInByEmail } from "~/auth/users.server";
+import { accountForPurchase } from "~/auth/users.server";
 import { getOfferById } from "~/content/content.server";
 import { db } from "~/utils/db.server";
 import { intervalOf, pricePlan, type Tier } from "./catalogue";
@@ -116,7 +116,8 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       })();
   if (!sold) throw new FulfilmentError(`unknown offer/plan ${input.offerId}/${input.planId}`);
 
-  const user = await signInByEmail(input.email.trim().toLowerCase());
+  // A checkout's address is typed by the buyer: the plan goes to that account, created pending if new.
+  const user = await accountForPurchase(input.email);
   const existing = await db.subscription.findUnique({ where: { userId: user.id } });
   const sameSubscription = !!input.subscriptionId && existing?.stripeSubscriptionId === input.subscriptionId;
   await applyEntitlement(user.id, {

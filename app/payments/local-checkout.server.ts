@@ -4,6 +4,7 @@
  * Only the browser that started a checkout can see or complete it.
  */
 import { redirect } from "@remix-run/node";
+import { safeRedirect } from "~/auth/redirect";
 import type { SessionUser } from "~/auth/users.server";
 import { EmailAddress } from "~/auth/users.server";
 import { now } from "~/utils/clock.server";
@@ -39,7 +40,7 @@ export async function openLocalCheckout(id: string, visitorId: string, user: Ses
   const row = await findOwn(id, visitorId);
   if (!row) return null;
   if (row.status === "complete") return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`);
-  if (row.status === "canceled") return redirect(row.cancelPath);
+  if (row.status === "canceled") return redirect(safeRedirect(row.cancelPath, "/"));
   return {
     id: row.id,
     planName: row.planName,
@@ -55,7 +56,7 @@ export type CompleteOutcome = Response | { status: number; error: string; field?
 export async function completeLocalCheckout(input: { id: string; visitorId: string; user: SessionUser | null; email: unknown }): Promise<CompleteOutcome> {
   const row = await findOwn(input.id, input.visitorId);
   if (!row) return null;
-  if (row.status === "canceled") return redirect(row.cancelPath, 303);
+  if (row.status === "canceled") return redirect(safeRedirect(row.cancelPath, "/"), 303);
   if (row.status !== "complete") {
     // Signed in (or signed in when the checkout began): the account's address, whatever the form says.
     const fixed = input.user?.email ?? row.email;
@@ -71,5 +72,5 @@ export async function cancelLocalCheckout(input: { id: string; visitorId: string
   if (!row) return null;
   if (row.status === "complete") return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, 303);
   await db.checkoutSession.updateMany({ where: { id: row.id, status: "open" }, data: { status: "canceled" } });
-  return redirect(row.cancelPath, 303);
+  return redirect(safeRedirect(row.cancelPath, "/"), 303);
 }

@@ -5,3 +5,6 @@ export const EMAIL_ERROR = { title: "Email Error", description: "We couldn't sen
 export const MAGIC_LINK_SENT = { title: "Magic Link Sent!", description: "Check your email for your magic login link to access your skincare plan." } as const;
 /** Logged when 'Manage Subscription' is pressed without a recurring subscription. */
 export const NO_SUBSCRIPTION_TO_MANAGE = "No active subscription to manage";
+
+/** PAYMENTS=off: the offer pages stay up, but nothing can be bought. */
+export const NOT_ON_SALE = { title: "Not on sale", description: "Plans are not on sale right now. Please come back soon." } as const;

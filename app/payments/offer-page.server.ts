@@ -4,15 +4,17 @@
  */
 import { recordOfferViewed } from "~/analytics/events.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/auth/guards.server";
+import { getSession } from "~/auth/guards.server";
 import { getOfferByPath } from "~/content/content.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { notFound } from "~/utils/http.server";
 import { displayPrice, percentOff, planText } from "./catalogue";
 import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
-import { CHECKOUT_ERROR } from "./messages";
+import { CHECKOUT_ERROR, NOT_ON_SALE } from "./messages";
+import { env } from "~/utils/env.server";
 import type { Offer } from "./offer-schema";
+import { logger } from "~/utils/logger.server";
 
 
 /**
@@ -65,38 +67,39 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
   if (!offer) throw notFound(request);
   // The funnel → offer step of the admin's conversion view.
   await recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId });
-  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  const headers = new Headers();
   let remainingSeconds: number | null = null;
   if (offer.countdownSeconds) {
     const countdown = await offerCountdown(request.headers.get("Cookie"), offer.offerId, offer.countdownSeconds);
     remainingSeconds = countdown.remainingSeconds;
     if (countdown.setCookie) headers.append("Set-Cookie", countdown.setCookie);
   }
-  return data({ offer: presentOffer(offer), remainingSeconds }, { headers });
+  return data({ offer: presentOffer(offer), remainingSeconds, onSale: !env.paymentsOff }, { headers });
 }
 
-type ActionAnswer = { checkoutError: typeof CHECKOUT_ERROR };
+type ActionAnswer = { checkoutError: { title: string; description: string } };
 
 /** A plan button: create the checkout and go there (303), or say it failed. */
 export async function offerAction({ request, context }: ActionFunctionArgs, path: string) {
   const offer = await getOfferByPath(path);
   if (!offer) throw notFound(request);
-  const headers = { "Cache-Control": PRIVATE_NO_STORE };
   const form = await readFormEntries(request);
-  if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status, headers });
+  if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status });
+  if (env.paymentsOff) return data<ActionAnswer>({ checkoutError: NOT_ON_SALE }, { status: 409 });
   const { intent, planId } = fieldsOf(form.entries);
-  if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400, headers });
+  if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400 });
 
   const started = await startCheckout({
     offer,
     planId,
-    user: await getUser(request),
+    // Signed in (or holding a purchase session): the checkout is for that account's address.
+    user: (await getSession(request))?.user ?? null,
     visitorId: context.visitorId,
     cookieHeader: request.headers.get("Cookie"),
   });
   if (!started.ok) {
-    console.error(`[checkout] ${started.reason}`);
-    return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status, headers });
+    logger.error(`[checkout] ${started.reason}`);
+    return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status });
   }
-  return redirect(started.url, { status: 303, headers });
+  return redirect(started.url, 303);
 }

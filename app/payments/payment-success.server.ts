@@ -1,20 +1,23 @@
 /**
  * /payment-success?session_id=...: verify the checkout belongs to this browser and is paid,
- * then (once) sign the buyer in right here and e-mail a sign-in link for other devices.
+ * then (once) welcome the buyer: e-mail a sign-in link, and let this browser use what it
+ * just bought when that is safe.
  *
  * A session id is not a secret to rely on (it sits in a URL), so it only works in the browser
  * whose visitor id started the checkout. Anyone else learns nothing: the same answer as an
  * id that does not exist.
  *
- * A checkout's e-mail is typed by the buyer and proves nothing about who owns it. So this
- * browser is signed in only to an account it already had (signed in when the checkout began,
- * or now) or one this checkout created and nobody has used yet. Paying with the address of an
- * existing account gets that account the plan, and its owner the sign-in e-mail, never this
- * browser a session.
+ * A checkout's e-mail is typed by the buyer and proves nothing about who owns it
+ * (account-state.ts decides): an address not yet verified gets this browser a purchase
+ * session (this routine, nothing else) that ends when the address is first verified; an
+ * address already verified is never signed in by a checkout, and the buyer is asked to sign
+ * in with the e-mailed link or its code.
  */
 import { redirect } from "@remix-run/node";
-import { getUser } from "~/auth/guards.server";
-import { sendSignInLink, signedIn } from "~/auth/login.server";
+import { accountState, checkoutWelcome } from "~/auth/account-state";
+import { getSession } from "~/auth/guards.server";
+import { sendSignInLink } from "~/auth/login.server";
+import { startSession } from "~/auth/session.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { toastHeader } from "~/utils/toast.server";
@@ -22,6 +25,7 @@ import type { Tier } from "./catalogue";
 import { fulfilCheckout } from "./fulfilment.server";
 import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
 import { stripeClient } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 
 export type PaymentState =
@@ -29,7 +33,10 @@ export type PaymentState =
   | { state: "unverified" }
   | { state: "pending" }
   | { state: "canceled"; offerPath: string }
-  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; signedInHere: boolean };
+  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; access: PaidAccess };
+
+/** What this browser can do with the purchase now: everything, this routine, or sign in first. */
+export type PaidAccess = "signed-in" | "purchase" | "sign-in-by-link";
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{8,255}$/;
 
@@ -58,14 +65,18 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
   });
 }
 
-/** Sends the sign-in e-mail through the login flow's own sender (same template, limits). */
-async function emailSignInLink(request: Request, email: string, clientIp: string): Promise<boolean> {
+/**
+ * Sends the sign-in e-mail through the login flow's own sender (same template, limits).
+ * Returns the cookie that lets this browser type the e-mail's code (/login/check-email).
+ */
+async function emailSignInLink(request: Request, email: string, clientIp: string): Promise<{ sent: boolean; cookies: string[] }> {
   try {
     const outcome = await sendSignInLink({ request, email, redirectTo: "/home", honeypot: "", clientIp });
-    return outcome instanceof Response && (outcome.headers.get("Location") ?? "").startsWith("/login/check-email");
+    const sent = outcome instanceof Response && (outcome.headers.get("Location") ?? "").startsWith("/login/check-email");
+    return { sent, cookies: sent ? outcome.headers.getSetCookie().filter((cookie) => cookie.startsWith("gc_auth=")) : [] };
   } catch (error) {
-    console.error(`[payment-success] could not send the sign-in e-mail to ${email}`, error);
-    return false;
+    logger.error({ err: error }, `[payment-success] could not send the sign-in e-mail to ${email}`);
+    return { sent: false, cookies: [] };
   }
 }
 
@@ -82,7 +93,7 @@ export async function checkPayment(input: { request: Request; visitorId: string;
     try {
       await confirmWithStripe(row.id);
     } catch (error) {
-      console.error(`[payment-success] could not check ${row.id} with Stripe`, error);
+      logger.error({ err: error }, `[payment-success] could not check ${row.id} with Stripe`);
       return { state: "unverified" };
     }
     row = await db.checkoutSession.findUnique({ where: { id: sessionId } });
@@ -91,31 +102,26 @@ export async function checkPayment(input: { request: Request; visitorId: string;
   if (row.status === "canceled") return { state: "canceled", offerPath: row.cancelPath };
   if (row.status !== "complete" || !row.userId || !row.email) return { state: "pending" };
 
-  // Once per checkout: e-mail a link for other devices, and sign in here when that is safe.
+  const session = await getSession(input.request);
+
+  // Once per checkout: e-mail a sign-in link, and give this browser what is safe to give.
   const { count } = await db.checkoutSession.updateMany({ where: { id: row.id, welcomedAt: null }, data: { welcomedAt: now() } });
   if (count === 1) {
-    const here = await maySignInHere(input.request, row);
-    const sent = await emailSignInLink(input.request, row.email, input.clientIp);
-    await db.checkoutSession.update({ where: { id: row.id }, data: { emailStatus: sent ? "sent" : "failed", signedInHere: here } });
-    const toast = await toastHeader(sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" });
-    const to = `/payment-success?session_id=${encodeURIComponent(row.id)}`;
-    return here ? signedIn(row.userId, to, [toast]) : redirect(to, { status: 303, headers: { "Set-Cookie": toast } });
+    const account = await db.user.findUnique({ where: { id: row.userId }, select: { emailVerifiedAt: true } });
+    const welcome = checkoutWelcome({ account: accountState(account), browserSession: session ? { kind: session.kind, userId: session.user.id } : null, buyerId: row.userId });
+    const email = await emailSignInLink(input.request, row.email, input.clientIp);
+    await db.checkoutSession.update({ where: { id: row.id }, data: { emailStatus: email.sent ? "sent" : "failed", signedInHere: welcome !== "sign-in-by-link" } });
+    const headers = new Headers();
+    headers.append("Set-Cookie", await toastHeader(email.sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" }));
+    for (const cookie of email.cookies) headers.append("Set-Cookie", cookie);
+    if (welcome === "purchase-session") headers.append("Set-Cookie", await startSession(row.userId, "purchase", row.id));
+    return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, { status: 303, headers });
   }
   return {
     state: "paid",
     tier: row.tier as Tier,
     email: row.email,
     emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null,
-    signedInHere: row.signedInHere,
+    access: session?.user.id !== row.userId ? "sign-in-by-link" : session.kind === "full" ? "signed-in" : "purchase",
   };
-}
-
-/** Whether the browser that paid may be signed in to the buyer's account without the e-mailed link. */
-async function maySignInHere(request: Request, row: { userId: string | null; startedByUserId: string | null; createdAt: Date }): Promise<boolean> {
-  if (!row.userId) return false;
-  if (row.startedByUserId === row.userId) return true;
-  if ((await getUser(request))?.id === row.userId) return true;
-  const account = await db.user.findUnique({ where: { id: row.userId }, include: { _count: { select: { sessions: true } } } });
-  // Created by this checkout (after it began) and never signed in to, by any method.
-  return !!account && account.createdAt >= row.createdAt && account._count.sessions === 0 && !account.passwordHash && !account.googleId;
 }

@@ -9,20 +9,21 @@ import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { applyEntitlement } from "./fulfilment.server";
 import { NO_SUBSCRIPTION_TO_MANAGE } from "./messages";
-import { stripeClient } from "./stripe.server";
+import { localTestPayments, stripeClient } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 export async function openBillingPortal(userId: string): Promise<Response> {
   const view = await getSubscriptionView(userId);
   const row = await db.subscription.findUnique({ where: { userId } });
   if (!view.recurring || !row) {
-    console.log(NO_SUBSCRIPTION_TO_MANAGE);
+    logger.info(NO_SUBSCRIPTION_TO_MANAGE);
     return redirect("/profile", 303);
   }
   const stripe = stripeClient();
-  if (!stripe) return redirect("/billing/test-portal", 303);
+  if (!stripe) return redirect(localTestPayments() ? "/billing/test-portal" : "/profile", 303);
   if (!row.stripeCustomerId) {
     // Bought with the local test checkout before Stripe was configured: nothing to manage at Stripe.
-    console.log(`${NO_SUBSCRIPTION_TO_MANAGE} (no Stripe customer for this member)`);
+    logger.info(`${NO_SUBSCRIPTION_TO_MANAGE} (no Stripe customer for this member)`);
     return redirect("/profile", 303);
   }
   const session = await stripe.billingPortal.sessions.create({ customer: row.stripeCustomerId, return_url: `${env.publicUrl}/profile` });

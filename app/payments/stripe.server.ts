@@ -25,6 +25,14 @@ export function stripeClient(): Stripe | null {
   return client;
 }
 
+/**
+ * The local test checkout and test portal (no real charge): only on a developer's machine
+ * without a Stripe key. Production never has them (it needs a key or PAYMENTS=off).
+ */
+export function localTestPayments(): boolean {
+  return !env.stripe && !env.isProduction;
+}
+
 /** Verifies a webhook's signature; throws Stripe's verification error on a bad one. */
 export function verifyWebhook(payload: string, signature: string, secret: string): Stripe.Event {
   // Verification needs no API key; a client without one is enough when only webhooks are configured.

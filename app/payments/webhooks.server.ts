@@ -10,7 +10,7 @@
  *   answers 503, so Stripe delivers it again later, as it does for any non-2xx answer.
  */
 import { z } from "zod";
-import { signInByEmail } from "~/auth/users.server";
+import { accountForPurchase } from "~/auth/users.server";
 import { getOfferById } from "~/content/content.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
@@ -18,6 +18,7 @@ import { env } from "~/utils/env.server";
 import { pricePlan, type Tier } from "./catalogue";
 import { applyEntitlement, fulfilCheckout, FulfilmentError, type EntitlementChange } from "./fulfilment.server";
 import { stripeClient, verifyWebhook } from "./stripe.server";
+import { logger } from "~/utils/logger.server";
 
 export type WebhookAnswer = { status: number; body: string };
 
@@ -103,7 +104,7 @@ async function userIdForCustomer(customerId: string | null | undefined): Promise
   const customer = await stripe.customers.retrieve(customerId);
   const email = "deleted" in customer && customer.deleted ? null : (customer as { email?: string | null }).email;
   if (!email) throw new RetryLater(`customer ${customerId} has no e-mail`);
-  return (await signInByEmail(email.trim().toLowerCase())).id;
+  return (await accountForPurchase(email)).id;
 }
 
 /** What a subscription event says, with the plan priced from the catalogue by its metadata. */
@@ -217,7 +218,7 @@ export async function handleStripeWebhook(payload: string, signature: string | n
   try {
     event = verifyWebhook(payload, signature, secret);
   } catch (error) {
-    console.warn(`[webhook] rejected a delivery: ${(error as Error).message}`);
+    logger.warn(`[webhook] rejected a delivery: ${(error as Error).message}`);
     return { status: 400, body: "Invalid signature." };
   }
   if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return { status: 200, body: `Ignored ${event.type}.` };
@@ -233,11 +234,11 @@ export async function handleStripeWebhook(payload: string, signature: string | n
     if (error instanceof RetryLater) return { status: 503, body: `Not ready: ${error.message}. Please retry.` };
     if (error instanceof z.ZodError || error instanceof FulfilmentError) {
       // A payload we cannot use will not get better on retry: record it and say why.
-      console.error(`[webhook] ${event.id} (${event.type}) cannot be applied`, error);
+      logger.error({ err: error }, `[webhook] ${event.id} (${event.type}) cannot be applied`);
       await markProcessed(event.id, event.type, at);
       return { status: 422, body: `Unusable ${event.type} payload.` };
     }
-    console.error(`[webhook] ${event.id} (${event.type}) failed`, error);
+    logger.error({ err: error }, `[webhook] ${event.id} (${event.type}) failed`);
     return { status: 503, body: "Temporary failure. Please retry." };
   }
   await markProcessed(event.id, event.type, at);

@@ -2,25 +2,26 @@
  * Every funnel step: /quiz, /quiz/3, /makeup/result, ... The funnel is found by the
  * first path segment; the step renderer is chosen by the step's type.
  */
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
 import { planFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { notFound } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 function cookieHeaders(setCookie?: string): HeadersInit {
-  return setCookie ? { "Set-Cookie": setCookie, "Cache-Control": PRIVATE_NO_STORE } : { "Cache-Control": PRIVATE_NO_STORE };
+  return setCookie ? { "Set-Cookie": setCookie } : {};
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
   if (outcome.kind === "not-found") throw notFound(request);
-  if (outcome.kind === "redirect") throw redirect(outcome.to, { headers: cookieHeaders(outcome.setCookie) });
+  if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
     const eventId = await recordEvent({ ...event, visitorId: context.visitorId });
@@ -42,14 +43,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (outcome.kind === "not-found") throw notFound(request);
   if (outcome.kind === "redirect") {
     for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
-    throw redirect(outcome.to, { status: 303, headers: cookieHeaders(outcome.setCookie) });
+    throw redirect(safeRedirect(outcome.to, "/"), { status: 303, headers: cookieHeaders(outcome.setCookie) });
   }
-  return data({ error: outcome.error }, { status: outcome.status, headers: cookieHeaders() });
+  return data({ error: outcome.error }, { status: outcome.status });
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => ({
-  "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE_NO_STORE,
-});
 
 export const meta: MetaFunction<typeof loader> = (args) => {
   const data = args.data;

@@ -9,7 +9,6 @@ import { useEffect } from "react";
 import { finishGoogleSignIn } from "~/auth/google.server";
 import { AUTH_MESSAGE_TYPE, CLOSE_AFTER_MS, FALLBACK_CLOSE_MS, type AuthMessage } from "~/auth/google-popup";
 import { AuthCard } from "~/components/ui/form";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Signing in · Glow Coach", description: "Finishing your sign-in.", noindex: true });
@@ -17,7 +16,6 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Signing in · Gl
 export async function loader({ request }: LoaderFunctionArgs) {
   const outcome = await finishGoogleSignIn(request);
   if (outcome instanceof Response) return outcome;
-  outcome.headers.set("Cache-Control", PRIVATE_NO_STORE);
   return data({ status: outcome.status }, { headers: outcome.headers });
 }
 

@@ -5,6 +5,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/guards.server";
 import { openBillingPortal } from "~/payments/portal.server";
+import { logger } from "~/utils/logger.server";
 
 export async function loader() {
   return redirect("/profile");
@@ -15,7 +16,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     return await openBillingPortal(user.id);
   } catch (error) {
-    console.error("[billing] could not open the billing portal", error);
+    logger.error({ err: error }, "[billing] could not open the billing portal");
     return redirect("/profile", 303);
   }
 }

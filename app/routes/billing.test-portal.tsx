@@ -8,26 +8,26 @@ import { requireUser } from "~/auth/guards.server";
 import { getSubscriptionView } from "~/billing/subscriptions.server";
 import { AuthCard } from "~/components/ui/form";
 import { cancelAtPeriodEndLocally } from "~/payments/portal.server";
-import { stripeClient } from "~/payments/stripe.server";
+import { localTestPayments } from "~/payments/stripe.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { notFound } from "~/utils/http.server";
 import { toastHeader } from "~/utils/toast.server";
-import { paymentPageHeaders } from "~/payments/route-headers";
+import { formPageHeaders } from "~/utils/route-headers";
 
-export const headers = paymentPageHeaders;
+export const headers = formPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Manage subscription (test) · Glow Coach" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (stripeClient()) throw notFound(request);
+  if (!localTestPayments()) throw notFound(request);
   const user = await requireUser(request);
   const view = await getSubscriptionView(user.id);
   if (!view.recurring) throw redirect("/profile");
-  return data(view, { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return view;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (stripeClient()) throw notFound(request);
+  if (!localTestPayments()) throw notFound(request);
   const user = await requireUser(request);
   const form = await readFormEntries(request);
   if (!form.ok) return data({ error: form.error }, { status: form.status });

@@ -4,41 +4,48 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getUser } from "~/auth/guards.server";
+import { getSession } from "~/auth/guards.server";
 import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
 import { ShieldIcon } from "~/components/ui/icons";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
-import { paymentPageHeaders } from "~/payments/route-headers";
+import { notFound } from "~/utils/http.server";
+import { formPageHeaders } from "~/utils/route-headers";
+import { localTestPayments } from "~/payments/stripe.server";
+import { env } from "~/utils/env.server";
 
-export const headers = paymentPageHeaders;
+export const headers = formPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Test checkout · Glow Coach" }, { name: "robots", content: "noindex" }];
 
-const noStore = { "Cache-Control": PRIVATE_NO_STORE };
+/** Only on a developer's machine without Stripe, and only while plans are on sale. */
+function testCheckoutOpen(): boolean {
+  return localTestPayments() && !env.paymentsOff;
+}
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const view = await openLocalCheckout(params.id ?? "", context.visitorId, await getUser(request));
+  if (!testCheckoutOpen()) throw notFound(request);
+  const view = await openLocalCheckout(params.id ?? "", context.visitorId, (await getSession(request))?.user ?? null);
   if (!view) throw notFound(request);
   if (view instanceof Response) throw view;
-  return data(view, { headers: noStore });
+  return view;
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (!testCheckoutOpen()) throw notFound(request);
   const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status, headers: noStore });
+  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status });
   const { intent, email } = fieldsOf(form.entries);
   const id = params.id ?? "";
   const outcome =
     intent === "cancel"
       ? await cancelLocalCheckout({ id, visitorId: context.visitorId })
       : intent === "complete"
-        ? await completeLocalCheckout({ id, visitorId: context.visitorId, user: await getUser(request), email })
+        ? await completeLocalCheckout({ id, visitorId: context.visitorId, user: (await getSession(request))?.user ?? null, email })
         : { status: 400, error: "Please use the buttons on the page.", field: undefined };
   if (!outcome) throw notFound(request);
   if (outcome instanceof Response) return outcome;
-  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers: noStore });
+  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status });
 }
 
 export default function TestCheckout() {

@@ -1,11 +1,10 @@
 /** /completion: the end of the tutorial (signed in, else /email-instructions). */
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CheckIcon, ShieldIcon, SparkleIcon } from "~/components/ui/icons";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { completionView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export const handle: RouteHandle = { siteFooter: false };
@@ -13,7 +12,7 @@ export const handle: RouteHandle = { siteFooter: false };
 export const meta: MetaFunction = (args) => seo(args, { title: "Congratulations! · Glow Coach", description: "You completed your routine tutorial.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data(await completionView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return completionView(request);
 }
 
 export default function Completion() {

@@ -1,9 +1,9 @@
 /** /dev/mailbox: the e-mails the dev mailbox saved instead of sending, newest first. */
-import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { displayTime, listMessages } from "~/email/dev-mailbox.server";
 import { visibleMailboxDir } from "~/email/mailer.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { notFound } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -11,10 +11,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!dir) throw notFound(request);
   const messages = (await listMessages(dir)).map(({ id, to, subject, createdAt }) => ({ id, to, subject, createdAt, time: displayTime(createdAt) }));
   // The messages hold sign-in links: keep them out of every cache.
-  return data({ messages }, { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return { messages };
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Mailbox · Glow Coach", description: "E-mails the app sent on this machine.", noindex: true });
 

@@ -2,11 +2,11 @@
  * /dev/mailbox/:id: one saved e-mail. (The "_" keeps it from nesting inside the list page.)
  * The HTML part is shown in a sandboxed frame, so its markup and styles cannot touch the app.
  */
-import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { displayTime, readMessage } from "~/email/dev-mailbox.server";
 import { visibleMailboxDir } from "~/email/mailer.server";
-import { notFound, PRIVATE_NO_STORE } from "~/utils/http.server";
+import { notFound } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -15,10 +15,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const message = dir ? await readMessage(dir, params.id ?? "") : null;
   if (!message) throw notFound(request);
   // The message holds a sign-in link: keep it out of every cache.
-  return data({ message: { ...message, time: displayTime(message.createdAt) } }, { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return { message: { ...message, time: displayTime(message.createdAt) } };
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, { title: `${args.data?.message.subject ?? "Message"} · Mailbox · Glow Coach`, description: "An e-mail the app sent on this machine.", noindex: true });

@@ -2,19 +2,18 @@
  * /home (no guard): the plan card with the streak and this week, 'Do Today's Routine',
  * the fixed cards and the bottom navigation.
  */
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { SparkleIcon } from "~/components/ui/icons";
 import { homeView } from "~/members/home.server";
 import { AvoidIcon, AvoidList, BottomNav, FlameIcon, ProductGrid, ProductIcon, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data(await homeView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return homeView(request);
 }
 
 /** Coming back to the tab (maybe the next morning, or after finishing on the phone) refreshes the streak. */

@@ -6,7 +6,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { formPageHeaders } from "~/utils/route-headers";
 import { GoogleButton } from "~/auth/google-button";
-import { requireAnonymous } from "~/auth/guards.server";
+import { getSession, requireAnonymous } from "~/auth/guards.server";
 import { sendSignInLink, signInWithPassword } from "~/auth/login.server";
 import { HONEYPOT_FIELD } from "~/auth/honeypot";
 import { safeRedirect } from "~/auth/redirect";
@@ -20,7 +20,10 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const url = new URL(request.url);
+  const session = await getSession(request);
   return {
+    // A browser that just paid for an address nobody has verified yet: confirming it opens the rest.
+    purchaseEmail: session?.kind === "purchase" ? session.user.email : null,
     google: env.google !== null,
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
     withPassword: url.searchParams.get("method") === "password",
@@ -42,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { google, redirectTo, withPassword } = useLoaderData<typeof loader>();
+  const { google, redirectTo, withPassword, purchaseEmail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
@@ -58,6 +61,11 @@ export default function Login() {
       <p className="mt-2 text-center text-muted">
         {withPassword ? "Sign in with your e-mail and password." : "Enter your e-mail and we'll send you a link to sign in. No password needed."}
       </p>
+      {purchaseEmail ? (
+        <p role="status" className="mt-5 rounded-2xl border border-line bg-cream/60 px-4 py-3 text-center text-sm">
+          You can use the routine you just bought on this device. To open your profile and the rest of your account, confirm <strong>{purchaseEmail}</strong> with a sign-in link.
+        </p>
+      ) : null}
 
       <Form method="post" className="send-link-form mt-7 grid gap-4" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -71,7 +79,7 @@ export default function Login() {
           inputMode="email"
           placeholder="you@example.com"
           required
-          defaultValue={result?.email}
+          defaultValue={result?.email ?? purchaseEmail ?? undefined}
           error={result?.field === "email" ? result.error : undefined}
         />
         {withPassword ? (

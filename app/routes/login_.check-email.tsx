@@ -1,6 +1,7 @@
 /**
- * 'Check Your Email!' after a sign-in link is sent, with the code from the e-mail as a
- * way to sign in on a device where the link doesn't open.
+ * 'Check Your Email!' after a sign-in link is sent, or after signing up (then the e-mail
+ * confirms the address and finishes the account), with the code from the e-mail as a way to
+ * sign in on a device where the link doesn't open.
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -16,9 +17,9 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Check your email
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
-  const email = await pendingEmail(request);
-  if (!email) throw redirect("/login");
-  return { email };
+  const pending = await pendingEmail(request);
+  if (!pending) throw redirect("/login");
+  return pending;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -31,15 +32,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CheckEmail() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, purpose } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
     <AuthCard>
       <h1 className="text-center text-3xl font-semibold">Check Your Email!</h1>
-      <p className="mt-2 text-center text-muted">
-        We sent a sign-in link to <strong className="text-ink">{email}</strong>.
-      </p>
+      {purpose === "registration" ? (
+        <p className="mt-2 text-center text-muted">
+          To finish creating your account, open the link we sent to <strong className="text-ink">{email}</strong>. Until then, nothing is saved and nobody can sign in with your password.
+        </p>
+      ) : (
+        <p className="mt-2 text-center text-muted">
+          We sent a sign-in link to <strong className="text-ink">{email}</strong>.
+        </p>
+      )}
       <CheckEmailSteps />
 
       <Form method="post" className="mt-8 grid gap-3 border-t border-line pt-6" noValidate>
@@ -60,15 +67,26 @@ export default function CheckEmail() {
         </button>
       </Form>
 
-      <Form method="post" action="/login" className="mt-4 text-center">
-        <input type="hidden" name="email" value={email} />
-        <p className="text-sm text-muted">
-          Didn't get it?{" "}
-          <button type="submit" className="font-semibold text-rose-700 underline-offset-4 hover:underline">
-            Send a new link
-          </button>
+      {purpose === "registration" ? (
+        // A new sign-in link would replace the confirmation, and its password with it.
+        <p className="mt-4 text-center text-sm text-muted">
+          Didn't get it? Check your spam folder, or{" "}
+          <Link to="/registration" className="font-semibold text-rose-700 underline-offset-4 hover:underline">
+            sign up again
+          </Link>
+          .
         </p>
-      </Form>
+      ) : (
+        <Form method="post" action="/login" className="mt-4 text-center">
+          <input type="hidden" name="email" value={email} />
+          <p className="text-sm text-muted">
+            Didn't get it?{" "}
+            <button type="submit" className="font-semibold text-rose-700 underline-offset-4 hover:underline">
+              Send a new link
+            </button>
+          </p>
+        </Form>
+      )}
       <div className="mt-6 text-center">
         <Link to="/" className="btn-primary w-full">
           Back to Home

@@ -15,14 +15,14 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow 
 
 function present(view: LinkView) {
   const message = view.state === "valid" ? null : TOKEN_MESSAGES[view.state];
-  return { state: view.state, email: view.email ?? null, token: view.token, id: view.id, message };
+  return { state: view.state, email: view.email ?? null, purpose: view.purpose ?? "sign-in", token: view.token, id: view.id, message };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const view = await openLink(new URL(request.url));
   // The URL holds the token: never send it to another site as a referrer. ("same-origin",
   // not "no-referrer": with that, browsers send `Origin: null` and Remix refuses the form POST.)
-  return data(present(view), { status: statusFor(view.state), headers: { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" } });
+  return data(present(view), { status: statusFor(view.state), headers: { "Referrer-Policy": "same-origin" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -41,15 +41,18 @@ export default function MagicLink() {
   const busy = useNavigation().state === "submitting";
 
   if (!view.message) {
+    const confirming = view.purpose === "registration";
     return (
       <AuthCard>
-        <h1 className="text-center text-3xl font-semibold">Welcome back</h1>
-        <p className="mt-2 text-center text-muted">Press the button to finish signing in on this device.</p>
+        <h1 className="text-center text-3xl font-semibold">{confirming ? "Confirm your e-mail" : "Welcome back"}</h1>
+        <p className="mt-2 text-center text-muted">
+          {confirming ? `Press the button to confirm ${view.email} is yours, finish creating your account and sign in on this device.` : "Press the button to finish signing in on this device."}
+        </p>
         <Form method="post" className="mt-8">
           <input type="hidden" name="token" value={view.token} />
           <input type="hidden" name="id" value={view.id} />
           <button type="submit" className="btn-primary w-full" disabled={busy}>
-            {busy ? "Signing in..." : `Sign in as ${view.email}`}
+            {busy ? "Signing in..." : confirming ? "Confirm and sign in" : `Sign in as ${view.email}`}
           </button>
         </Form>
       </AuthCard>

@@ -1,6 +1,8 @@
 /**
- * /payment-success?session_id=...: where checkout returns. Verifies the payment, signs the
- * buyer in on this browser and e-mails a link for other devices (payment-success.server.ts).
+ * /payment-success?session_id=...: where checkout returns. Verifies the payment, e-mails a
+ * sign-in link, and says what this browser can do now: everything (already signed in), the
+ * routine just bought (an address not yet verified), or sign in by link first
+ * (payment-success.server.ts).
  */
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -10,8 +12,7 @@ import { CheckIcon } from "~/components/ui/icons";
 import { getSiteSettings } from "~/content/content.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
-import { paymentPageHeaders } from "~/payments/route-headers";
+import { formPageHeaders } from "~/utils/route-headers";
 
 /** How often a page waiting for confirmation checks again. */
 const RECHECK_SECONDS = 3;
@@ -21,10 +22,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (outcome instanceof Response) throw outcome;
   const { supportEmail } = await getSiteSettings();
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
-  return data({ ...outcome, supportEmail }, { status, headers: { "Cache-Control": PRIVATE_NO_STORE, "Referrer-Policy": "no-referrer" } });
+  return data({ ...outcome, supportEmail }, { status, headers: { "Referrer-Policy": "same-origin" } });
 }
 
-export const headers = paymentPageHeaders;
+export const headers = formPageHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: "Payment · Glow Coach" },
@@ -129,13 +130,17 @@ export default function PaymentSuccess() {
             Check Your Email!
           </h2>
           <p className="mt-1 text-center text-sm text-muted">
-            {result.signedInHere ? (
+            {result.access === "signed-in" ? (
               <>
                 You're signed in on this device. To open your plan on another device, use the link we sent to <strong className="text-ink">{result.email}</strong>.
               </>
+            ) : result.access === "purchase" ? (
+              <>
+                You can start your routine on this device now. To see your profile and use other devices, confirm <strong className="text-ink">{result.email}</strong> with the link we sent there.
+              </>
             ) : (
               <>
-                <strong className="text-ink">{result.email}</strong> already has an account, so your plan was added to it. Use the link we sent there to sign in.
+                <strong className="text-ink">{result.email}</strong> already has an account, so your plan was added to it. Sign in with the link we sent there, or type the code from that e-mail here.
               </>
             )}
           </p>
@@ -147,8 +152,13 @@ export default function PaymentSuccess() {
           <p className="text-sm">{EMAIL_ERROR.description}</p>
         </div>
       ) : null}
-      <div className="mt-7">
-        <Link to="/home" className="btn-primary w-full">
+      <div className="mt-7 grid gap-3">
+        {result.access === "sign-in-by-link" ? (
+          <Link to="/login/check-email" className="btn-primary w-full">
+            Sign in with the code
+          </Link>
+        ) : null}
+        <Link to="/home" className={result.access === "sign-in-by-link" ? "btn-secondary w-full" : "btn-primary w-full"}>
           Go to My Plan
         </Link>
       </div>

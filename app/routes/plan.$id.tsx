@@ -2,14 +2,13 @@
  * /plan/:id, the daily routine player (signed in, else /login). Plain forms: completing a
  * step and finishing work without JavaScript; ?step=n is the current step.
  */
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "~/components/ui/icons";
 import { FormAlert } from "~/components/ui/form";
 import { Illustration, Progress, TipList } from "~/members/components/member-ui";
 import { playerAction, playerView } from "~/members/player.server";
 import { TimeZoneField } from "~/members/time-zone-field";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
@@ -20,7 +19,7 @@ export const meta: MetaFunction<typeof loader> = (args) =>
   });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return data(await playerView(request, params.id), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return playerView(request, params.id);
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -2,15 +2,15 @@
  * /profile (signed in, else /login): who is signed in, what they pay for, and the way to
  * manage it (the billing portal, /billing/portal, opens in a new tab), upgrade, or log out.
  */
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { initials } from "~/auth/display";
 import { requireUser } from "~/auth/guards.server";
 import { getSubscriptionView, NOT_SUBSCRIBED } from "~/billing/subscriptions.server";
 import { CheckIcon } from "~/components/ui/icons";
 import { subscriptionDetails } from "~/members/profile";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
+import { logger } from "~/utils/logger.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });
 
@@ -18,13 +18,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const view = await getSubscriptionView(user.id).catch((error) => {
     // The spec: a subscription check error on the profile is logged only.
-    console.error("[profile] subscription check failed", error);
+    logger.error({ err: error }, "[profile] subscription check failed");
     return NOT_SUBSCRIBED;
   });
-  return data(
-    { email: user.email, initial: initials(user.email).slice(0, 1), ...subscriptionDetails(view, user.timeZone) },
-    { headers: { "Cache-Control": PRIVATE_NO_STORE } },
-  );
+  return { email: user.email, initial: initials(user.email).slice(0, 1), ...subscriptionDetails(view, user.timeZone) };
 }
 
 function RefreshIcon({ spinning }: { spinning: boolean }) {

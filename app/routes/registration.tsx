@@ -20,14 +20,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const form = await readFormEntries(request);
-  if (!form.ok) return data({ errors: { form: form.error }, existingAccount: false, values: {} as Record<string, string> }, { status: form.status });
+  if (!form.ok) return data({ errors: { form: form.error }, values: {} as Record<string, string> }, { status: form.status });
   const fields = fieldsOf(form.entries);
   // A filled honeypot gets the same form back with nothing created.
-  if (fields[HONEYPOT_FIELD]) return data({ errors: { form: "Please try again." }, existingAccount: false, values: {} as Record<string, string> }, { status: 400 });
-  const outcome = await register(fields, context.clientIp);
+  if (fields[HONEYPOT_FIELD]) return data({ errors: { form: "Please try again." }, values: {} as Record<string, string> }, { status: 400 });
+  const outcome = await register(request, fields, context.clientIp);
   if (outcome instanceof Response) return outcome;
   const values = { name: fields.name ?? "", email: fields.email ?? "" };
-  return data({ errors: outcome.errors, existingAccount: outcome.existingAccount ?? false, values }, { status: outcome.status, headers: outcome.headers });
+  return data({ errors: outcome.errors, values }, { status: outcome.status, headers: outcome.headers });
 }
 
 export default function Registration() {
@@ -50,18 +50,11 @@ export default function Registration() {
         <ArrowLeftIcon /> Back
       </a>
       <h1 className="mt-3 text-center text-3xl font-semibold">Create Your Account</h1>
-      <p className="mt-2 text-center text-muted">Save your plan and follow your routine day by day.</p>
+      <p className="mt-2 text-center text-muted">Save your plan and follow your routine day by day. We'll e-mail you a link to confirm your address.</p>
       <Form method="post" className="mt-7 grid gap-4" noValidate>
         <Honeypot />
         <TextField label="Full Name" name="name" autoComplete="name" required defaultValue={result?.values.name} error={errors.name} />
         <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={result?.values.email} error={errors.email} />
-        {result?.existingAccount ? (
-          <p className="-mt-2 text-sm">
-            <Link to="/login" className="font-semibold text-rose-700 hover:underline">
-              Sign in to your account
-            </Link>
-          </p>
-        ) : null}
         <TextField label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={errors.password} />
         <TextField label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
         <FormAlert>{errors.form}</FormAlert>

@@ -2,10 +2,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { offerAction, offerLoader } from "~/payments/offer-page.server";
 import { OfferPage, offerMeta } from "~/payments/components/offer-page";
-import { paymentPageHeaders } from "~/payments/route-headers";
+import { formPageHeaders } from "~/utils/route-headers";
 
 export const loader = (args: LoaderFunctionArgs) => offerLoader(args, "/sales");
 export const action = (args: ActionFunctionArgs) => offerAction(args, "/sales");
 export const meta = offerMeta;
-export const headers = paymentPageHeaders;
+export const headers = formPageHeaders;
 export default OfferPage;

@@ -2,7 +2,7 @@
  * /path1 to /path6: the six-step skincare tutorial (signed in, else /email-instructions).
  * Content comes from the tutorialStep documents.
  */
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { ArrowLeftIcon, ArrowRightIcon } from "~/components/ui/icons";
@@ -10,7 +10,6 @@ import { AvoidIcon, AvoidList, BackToHome, Illustration, MoonIcon, ProductGrid, 
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { tutorialStepView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
-import { PRIVATE_NO_STORE } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export const handle: RouteHandle = { siteFooter: false };
@@ -19,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, { title: args.data ? `${args.data.step.title} · Glow Coach` : "Tutorial · Glow Coach", description: "Your routine tutorial, step by step.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data(await tutorialStepView(request), { headers: { "Cache-Control": PRIVATE_NO_STORE } });
+  return tutorialStepView(request);
 }
 
 export default function TutorialStepPage() {

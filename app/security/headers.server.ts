@@ -51,6 +51,26 @@ export function contentSecurityPolicy(nonce: string): string {
     .join("; ");
 }
 
+/**
+ * The one header policy for every HTML document, set in one place: entry.server.tsx applies
+ * it to every page Remix renders, the page cache to every page it serves again.
+ *
+ * No document is stored by any cache (`private, no-store`): each carries a nonce that must
+ * not be seen twice, and many carry someone's account (the member menu, a routine, the admin
+ * dashboard, a sign-in state). Route modules set no Cache-Control of their own.
+ */
+export function documentHeaders(nonce: string): Record<string, string> {
+  return {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "private, no-store",
+    // Not under `npm run dev`: Vite's hot-reload scripts carry no nonce.
+    ...(env.nodeEnv === "development" ? {} : { "Content-Security-Policy": contentSecurityPolicy(nonce) }),
+  };
+}
+
+/** Remix's data requests (`.data`, `?_data=`) answer with the same loaders' data: never stored either. */
+export const DATA_CACHE_CONTROL = "private, no-store";
+
 /** Headers for every response, pages and files alike. */
 export function staticSecurityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * A rate limit on every form and endpoint that changes something (POST and friends),
+ * A rate limit on every form and endpoint that changes something (every POST),
  * tiered like the sign-in limits: per visitor per endpoint, and per network address
  * overall, in fixed one-minute windows. Counted in the database with one atomic statement
  * per request, so every instance sees the same counts (two instances do not double a limit).
@@ -9,8 +9,11 @@
  */
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { sessionCookie } from "~/auth/session.server";
 import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
 import { execute, queryRows, sql } from "~/utils/sql.server";
+import { plainPage, type PlainPage } from "./plain-page.server";
 
 export const LIMITS = {
   /** One visitor (their session, else their address) on one endpoint, per minute. */
@@ -19,7 +22,6 @@ export const LIMITS = {
   perAddress: env.requestLimitPerMinute,
 };
 const WINDOW_MS = 60_000;
-const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 let lastPrune = 0;
 
@@ -28,13 +30,25 @@ function pruneOldWindows(windowStart: number): void {
   if (windowStart - lastPrune < WINDOW_MS) return;
   lastPrune = windowStart;
   execute(sql`DELETE FROM "RequestCount" WHERE "windowStart" < ${new Date(windowStart - WINDOW_MS)}`).catch((error) =>
-    console.error("[request-limits] could not delete old windows", error),
+    logger.error({ err: error }, "[request-limits] could not delete old windows"),
   );
 }
 
-const SESSION = /(?:^|;\s*)gc_session=([^;]{1,200})/;
+/**
+ * Who is asking, for the per-endpoint count: a signed-in browser by its session (members
+ * behind one address each get their own count), anyone else by address. Only a session
+ * cookie with a valid signature counts as one: a made-up value per request would otherwise
+ * buy a fresh count each time.
+ */
+async function requester(cookieHeader: string | undefined, ip: string): Promise<string> {
+  if (cookieHeader?.includes("gc_session=")) {
+    const sessionId = await sessionCookie.parse(cookieHeader).catch(() => null);
+    if (typeof sessionId === "string" && sessionId.length > 0) return `session:${sessionId}`;
+  }
+  return `ip:${ip}`;
+}
 
-/** Session cookies are secrets: only a digest of one is stored as a key. */
+/** A session id is a secret: only a digest of who is asking is stored as a key. */
 const digest = (value: string) => crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
 
 /**
@@ -42,14 +56,14 @@ const digest = (value: string) => crypto.createHash("sha256").update(value).dige
  * `ip` is the client address as the app sees it (load-context's rules on X-Forwarded-For).
  */
 export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" | "headers">, ip: string, at = Date.now()): Promise<Date | null> {
-  if (!req.method || !MUTATING.has(req.method)) return null;
+  // POST is the one changing method the app answers (request-guard.server.ts refuses the rest).
+  if (req.method !== "POST") return null;
   const path = (req.url ?? "/").split("?")[0];
   if (path.startsWith("/webhooks/")) return null;
   const windowStart = at - (at % WINDOW_MS);
   pruneOldWindows(windowStart);
-  const session = SESSION.exec(req.headers.cookie ?? "")?.[1];
   const byAddress = `address:${ip}`;
-  const byEndpoint = `endpoint:${session ? `s:${digest(session)}` : `ip:${ip}`}:${path}`;
+  const byEndpoint = `endpoint:${digest(await requester(req.headers.cookie, ip))}:${path}`;
   const window = new Date(windowStart);
   // Both counts go up in one statement; each comes back as it is after this request.
   const counts = await queryRows<{ key: string; count: number }>(sql`
@@ -61,16 +75,15 @@ export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" |
   return over ? new Date(windowStart + WINDOW_MS) : null;
 }
 
-export function tooManyRequestsPage(retryAt: Date, at = Date.now()): { status: 429; headers: Record<string, string>; body: string } {
+export function tooManyRequestsPage(retryAt: Date, at = Date.now()): PlainPage {
   const seconds = Math.max(1, Math.ceil((retryAt.getTime() - at) / 1000));
   const when = seconds <= 60 ? "in a minute" : `in ${Math.ceil(seconds / 60)} minutes`;
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too many requests · Glow Coach</title></head>
-<body style="margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#fbf6f1;color:#2e2227;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif">
-<main style="max-width:28rem;margin:2rem;padding:2rem;background:#fff;border:1px solid #eadbd0;border-radius:1.25rem;text-align:center">
-<h1 style="font-family:Georgia,serif;font-weight:normal;font-size:1.75rem;margin:0 0 .75rem">Too many requests</h1>
-<p style="margin:0 0 1.25rem;line-height:1.5;color:#6f5d65">That was a lot at once. Please wait a moment and try again ${when}.</p>
-<a href="/" style="color:#9c4a5b;font-weight:600">Back to Home</a></main></body></html>`;
-  return { status: 429, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(seconds), "Cache-Control": "no-store" }, body };
+  return plainPage({
+    status: 429,
+    title: "Too many requests",
+    text: `That was a lot at once. Please wait a moment and try again ${when}.`,
+    headers: { "Retry-After": String(seconds) },
+  });
 }
 
 /** Tests only: forget every count. */

@@ -13,6 +13,7 @@ import { PrismaClient } from "~/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma-postgresql/client";
 import { databaseProvider, type DatabaseProvider } from "./database-url";
 import { env } from "./env.server";
+import { logger } from "./logger.server";
 
 export const provider: DatabaseProvider = databaseProvider(env.databaseUrl) ?? "sqlite";
 
@@ -33,7 +34,7 @@ function createSqliteClient(): PrismaClient {
     // Every write (a routine finished) otherwise waits for a disk flush (docs/decisions/0007).
     .then(() => client.$executeRawUnsafe("PRAGMA synchronous = NORMAL"))
     .catch((error) => {
-      console.error("[db] could not switch SQLite to WAL mode", error);
+      logger.error({ err: error }, "[db] could not switch SQLite to WAL mode");
     });
   return client;
 }
@@ -45,7 +46,7 @@ function createSqliteClient(): PrismaClient {
 export function createPostgresPool(): pg.Pool {
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: env.databasePoolSize });
   // An idle connection the server dropped (restart, failover) is replaced on next use.
-  pool.on("error", (error) => console.error("[db] idle PostgreSQL connection failed", error.message));
+  pool.on("error", (error) => logger.error({ err: error }, "[db] idle PostgreSQL connection failed"));
   return pool;
 }
 

@@ -46,13 +46,18 @@ const EnvSchema = z.object({
   SANITY_WEBHOOK_SECRET: optionalText,
   /** The secret in the Studio's preview link (/preview?secret=…); preview also needs SANITY_API_TOKEN to read drafts. */
   SANITY_PREVIEW_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
-  LOG_REQUESTS: flag.default(false),
+  /** Log lines at this level and above. */
+  LOG_LEVEL: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  /** "json": one JSON object a line, for log collectors; "pretty": for people. Default: pretty locally, json in production. */
+  LOG_FORMAT: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["json", "pretty"]).optional()),
+  /** One line per request (method, path, status, duration). Default: on in production. */
+  LOG_REQUESTS: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "true", "false"]).optional()),
   /** Changing requests one network address may send per minute (see request-limits.server.ts). */
   REQUEST_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** smtp://user:pass@host:port (or smtps://). Unset: the dev mailbox in the data folder. */
   SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default("Glow Coach <hello@glowcoach.app>"),
-  /** Show the dev mailbox at /dev/mailbox in production too (it is always on outside production). */
+  /** The dev mailbox page is always on outside production and refused in production; kept so an old setting is named, not ignored. */
   MAILBOX_UI: flag.default(false),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
@@ -66,6 +71,8 @@ const EnvSchema = z.object({
   META_PIXEL_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^\d{5,20}$/, "must be a Meta pixel id (digits only)").optional()),
   /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
   TEST_CLOCK: flag.default(false),
+  /** "off": sell nothing (offer pages show no buy buttons). The only way to run production without Stripe. */
+  PAYMENTS: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["on", "off"]).default("on")),
   /** Stripe secret key (sk_test_... / sk_live_... / rk_...). Unset: the local test checkout. */
   STRIPE_SECRET_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_test_... or sk_live_...)").optional()),
   /** Signing secret of the webhook endpoint (whsec_...). */
@@ -96,14 +103,16 @@ export type Env = {
     webhookSecret?: string;
     previewSecret?: string;
   } | null;
-  logRequests: boolean;
+  log: { level: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"; format: "json" | "pretty"; requests: boolean };
   requestLimitPerMinute: number;
   mail: { smtpUrl?: string; from: string; mailboxUi: boolean };
   google: { clientId: string; clientSecret: string; issuer: string } | null;
   adminEmails: string[];
   trustProxy: boolean;
   testClock: boolean;
-  /** Stripe Checkout and webhooks; null: the local test checkout (no real charge). */
+  /** PAYMENTS=off: nothing is sold (no buy buttons, no checkout). */
+  paymentsOff: boolean;
+  /** Stripe Checkout and webhooks; null: the local test checkout (no real charge), outside production. */
   stripe: { secretKey: string; webhookSecret?: string; host?: string; port?: number; protocol?: "http" | "https" } | null;
   metaPixelId: string | null;
 };
@@ -155,6 +164,42 @@ function devSecret(dataDir: string, name: string): string {
   throw new Error(`Could not read or create ${file}`);
 }
 
+/**
+ * Production fails closed: every setting that would leave it open (secrets generated on the
+ * fly, plans handed out by the test checkout, sign-in links in the log or on a public page,
+ * Stripe's API redirected) stops start-up, naming the variable.
+ */
+function openInProduction(e: z.infer<typeof EnvSchema>): string[] {
+  const problems: string[] = [];
+  if (!e.SESSION_SECRET) problems.push("SESSION_SECRET: required in production (at least 32 characters)");
+  if (!e.PUBLIC_URL) problems.push("PUBLIC_URL: required in production (e.g. https://glowcoach.app)");
+  if (!e.STRIPE_SECRET_KEY && e.PAYMENTS !== "off") {
+    problems.push("STRIPE_SECRET_KEY: required in production: without it the local test checkout would hand out plans for free (set PAYMENTS=off to sell nothing)");
+  }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push("STRIPE_WEBHOOK_SECRET: required in production when STRIPE_SECRET_KEY is set");
+  if (!e.SMTP_URL) problems.push("SMTP_URL: required in production: without it sign-in e-mails would only be written to the server log");
+  if (e.MAILBOX_UI) problems.push("MAILBOX_UI: not allowed in production: the dev mailbox page shows everyone's sign-in e-mails");
+  if (e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
+  for (const name of ["STRIPE_API_HOST", "STRIPE_API_PORT", "STRIPE_API_PROTOCOL"] as const) {
+    if (e[name] !== undefined) problems.push(`${name}: only for tests, not allowed in production`);
+  }
+  return problems;
+}
+
+/** Loopback names and addresses: this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** Local mode runs on generated secrets, the dev mailbox and the test checkout: for this machine only. */
+function openInLocalMode(e: z.infer<typeof EnvSchema>): string[] {
+  if (isLoopbackHost(e.HOST)) return [];
+  return [
+    `HOST: local mode listens on this machine only (127.0.0.1, ::1 or localhost), not ${e.HOST}: it runs with generated secrets, the dev mailbox and the test checkout. Set APP_ENV=production with real settings to accept outside connections.`,
+  ];
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -166,15 +211,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const dataDir = resolveDataDir(source);
 
   const problems: string[] = [];
-  if (isProduction && !e.SESSION_SECRET) problems.push("SESSION_SECRET: required in production (at least 32 characters)");
-  if (isProduction && !e.PUBLIC_URL) problems.push("PUBLIC_URL: required in production (e.g. https://glowcoach.app)");
   if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
   if (e.SANITY_PREVIEW_SECRET && !e.SANITY_API_TOKEN) problems.push("SANITY_API_TOKEN: required when SANITY_PREVIEW_SECRET is set (drafts are read with it)");
   if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
-  if (isProduction && e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
-  if (isProduction && e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push("STRIPE_WEBHOOK_SECRET: required in production when STRIPE_SECRET_KEY is set");
   if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) problems.push("STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set");
-  if (isProduction && e.STRIPE_API_HOST) problems.push("STRIPE_API_HOST: only for tests, not allowed in production");
+  problems.push(...(isProduction ? openInProduction(e) : openInLocalMode(e)));
   if (problems.length) throw new EnvError(problems);
 
   return {
@@ -199,13 +240,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           previewSecret: e.SANITY_PREVIEW_SECRET,
         }
       : null,
-    logRequests: e.LOG_REQUESTS,
+    log: {
+      level: e.LOG_LEVEL,
+      format: e.LOG_FORMAT ?? (isProduction ? "json" : "pretty"),
+      requests: e.LOG_REQUESTS === undefined ? isProduction : e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
+    },
     requestLimitPerMinute: e.REQUEST_LIMIT_PER_MINUTE,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, mailboxUi: e.MAILBOX_UI || !isProduction },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, mailboxUi: !isProduction },
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER.replace(/\/$/, "") } : null,
     adminEmails: e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     trustProxy: e.TRUST_PROXY,
     testClock: e.TEST_CLOCK,
+    paymentsOff: e.PAYMENTS === "off",
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, host: e.STRIPE_API_HOST, port: e.STRIPE_API_PORT, protocol: e.STRIPE_API_PROTOCOL }
       : null,

@@ -1,10 +1,11 @@
 /** Small response helpers shared by route modules. */
+import { logger } from "./logger.server";
 
 /** The not-found screen, with the attempted path in the server log. */
 export function notFound(request: Request): Response {
-  console.warn(`[404] ${request.method} ${new URL(request.url).pathname}`);
+  logger.warn(`[404] ${request.method} ${new URL(request.url).pathname}`);
   return new Response("Not found", { status: 404 });
 }
 
-/** Funnel and account pages depend on the visitor's cookies: never cache them in shared caches. */
+/** For resource routes (JSON, redirects) that depend on the visitor; documents get headers.server.ts's policy. */
 export const PRIVATE_NO_STORE = "private, no-store";

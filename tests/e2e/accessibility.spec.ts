@@ -9,7 +9,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { requestSignInEmail, uniqueEmail, useOwnIp } from "./accounts";
 import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
-import { signInLinkFrom } from "./mail-server";
+import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { signedInMember } from "./members-helpers";
 import { DAY_MS, seedCompletion, seedEvents, seedSubscriptionAt, seedUser } from "./site-pages-helpers";
 import { jsEnabled } from "./support";
@@ -188,6 +188,27 @@ test.describe("sign-in states", () => {
     await scan(page, "login: too many e-mails (429)");
   });
 
+  test("sign-up: check your e-mail, confirm your e-mail, and a request from another site (403)", async ({ page }, testInfo) => {
+    const email = uniqueEmail("a11y-signup", testInfo);
+    await page.goto("/registration");
+    await page.getByLabel("Full Name").fill("Ada Glow");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("rosewater-2026");
+    await page.getByLabel("Confirm Password").fill("rosewater-2026");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveURL("/login/check-email");
+    await scan(page, "sign-up: check your e-mail");
+    await page.goto(signInLinkFrom(await waitForEmail(E2E_MAIL_DIR, email)));
+    await expect(page.getByRole("heading", { name: "Confirm your e-mail" })).toBeVisible();
+    await scan(page, "sign-up: confirm your e-mail");
+    await page.route("https://elsewhere.example/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<form method="post" action="${new URL("/login", page.url()).href}"></form><script>document.forms[0].submit()</script>` }),
+    );
+    await page.goto("https://elsewhere.example/");
+    await expect(page.getByRole("heading", { name: "This request didn't come from our site" })).toBeVisible();
+    await scan(page, "403 page");
+  });
+
   test("the request limit's 429 page", async ({ page, context }) => {
     // One visitor may post 30 times a minute to one endpoint; the 31st gets the page.
     for (let i = 0; i < 30; i++) await context.request.post("/quiz", { maxRedirects: 0 });
@@ -218,11 +239,29 @@ test.describe("checkout", () => {
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByText("Please enter a valid e-mail address.")).toBeVisible();
     await scan(page, "test checkout with an error");
-    await page.getByLabel("E-mail").fill(uniqueEmail("a11y-buyer", testInfo));
+    const buyer = uniqueEmail("a11y-buyer", testInfo);
+    await page.getByLabel("E-mail").fill(buyer);
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page).toHaveURL(/\/payment-success\?session_id=/);
-    await scan(page, "payment success");
+    await scan(page, "payment success (routine until the address is confirmed)");
+    // The account's own pages ask a purchase session to confirm the address first.
+    await page.goto("/billing/test-portal");
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+    await scan(page, "login: confirm the address after buying");
+    await page.goto("/login/check-email");
+    await page.getByLabel(/Enter the code/).fill(codeFrom(await waitForEmail(E2E_MAIL_DIR, buyer)));
+    await page.getByRole("button", { name: "Sign in with code" }).click();
+    await expect(page).toHaveURL("/home");
     await visitAndScan(page, "/billing/test-portal");
+
+    // The same, now verified, address bought from another browser: asked to sign in by link.
+    await page.context().clearCookies();
+    await page.goto("/sales");
+    await page.getByRole("button", { name: "Get My Personalized Routine" }).click();
+    await page.getByLabel("E-mail").fill(buyer);
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await expect(page.getByRole("link", { name: "Sign in with the code" })).toBeVisible();
+    await scan(page, "payment success (sign in by link)");
   });
 });
 

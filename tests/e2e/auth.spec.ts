@@ -246,30 +246,87 @@ test.describe("registration", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("rosewater-2026");
     await page.getByLabel("Confirm Password").fill("rosewater-2026");
+    const sentAfter = new Date(Date.now() - 1000);
     await page.getByRole("button", { name: "Create Account" }).click();
+
+    // Signing up proves nothing about the address: no session until the e-mail is confirmed.
+    await expect(page).toHaveURL("/login/check-email");
+    await expect(page.getByRole("heading", { level: 1, name: "Check Your Email!" })).toBeVisible();
+    await expect(page.getByText("To finish creating your account, open the link we sent to")).toBeVisible();
+    await expect(accountMenu(page, email)).toHaveCount(0);
+    const confirmation = await waitForEmail(E2E_MAIL_DIR, email, { after: sentAfter });
+    expect(confirmation.subject).toBe("Confirm your Glow Coach account");
+    await page.goto(signInLinkFrom(confirmation));
+    await expect(page.getByRole("heading", { level: 1, name: "Confirm your e-mail" })).toBeVisible();
+    await page.getByRole("button", { name: "Confirm and sign in" }).click();
     await expect(page).toHaveURL("/home");
+    await expect(page.getByText("Your e-mail is confirmed and you're signed in.")).toBeVisible();
     await expect(accountMenu(page, email)).toBeVisible();
 
-    // The password works on /login; the same e-mail cannot register twice.
+    // The password works on /login; signing up again with the address changes nothing and
+    // answers exactly as before (the owner gets an e-mail instead).
+    await page.goto("/home"); // without JavaScript the toast stays over the header
     await accountMenu(page, email).click();
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page).toHaveURL("/");
     await page.goto("/registration");
     await page.getByLabel("Full Name").fill("Ada Again");
     await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill("rosewater-2026");
-    await page.getByLabel("Confirm Password").fill("rosewater-2026");
+    await page.getByLabel("Password", { exact: true }).fill("another-password");
+    await page.getByLabel("Confirm Password").fill("another-password");
+    const againAfter = new Date(Date.now() - 1000);
     await page.getByRole("button", { name: "Create Account" }).click();
-    await expect(page.getByText("There's already an account with this e-mail.")).toBeVisible();
-    await page.getByRole("link", { name: "Sign in to your account" }).click();
-    await page.getByRole("link", { name: "Use a password instead" }).click();
+    await expect(page).toHaveURL("/login/check-email");
+    await expect(page.getByText("To finish creating your account, open the link we sent to")).toBeVisible();
+    expect((await waitForEmail(E2E_MAIL_DIR, email, { after: againAfter })).subject).toBe("You already have a Glow Coach account");
+    await page.goto("/login?method=password");
     await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Password").fill("wrong-password");
+    await page.getByLabel("Password").fill("another-password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByText(/That e-mail and password don't match\./)).toBeVisible();
     await page.getByLabel("Password").fill("rosewater-2026");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL("/home");
+  });
+
+  test("confirmed with the code on the sign-up page, the password is kept; confirmed in another browser, it is not", async ({ page, browser }, testInfo) => {
+    const email = uniqueEmail("register-code", testInfo);
+    await page.goto("/registration");
+    await page.getByLabel("Full Name").fill("Bea Glow");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("camellia-2026");
+    await page.getByLabel("Confirm Password").fill("camellia-2026");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveURL("/login/check-email");
+    await page.getByLabel(/Enter the code/).fill(codeFrom(await waitForEmail(E2E_MAIL_DIR, email)));
+    await page.getByRole("button", { name: "Sign in with code" }).click();
+    await expect(page).toHaveURL("/home");
+    await expect(accountMenu(page, email)).toBeVisible();
+    await page.context().clearCookies();
+    const signIn = await page.context().request.post("/login", { form: { intent: "password", email, password: "camellia-2026", redirectTo: "/home" }, maxRedirects: 0 });
+    expect(signIn.status()).toBe(303);
+
+    // Another sign-up, confirmed from a second browser: signed in there, its password not kept.
+    const other = uniqueEmail("register-elsewhere", testInfo);
+    await page.context().clearCookies();
+    await page.goto("/registration");
+    await page.getByLabel("Full Name").fill("Cleo Glow");
+    await page.getByLabel("Email").fill(other);
+    await page.getByLabel("Password", { exact: true }).fill("peony-2026-x");
+    await page.getByLabel("Confirm Password").fill("peony-2026-x");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveURL("/login/check-email");
+    const phone = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo) });
+    await useOwnIp(phone);
+    const phonePage = await phone.newPage();
+    await phonePage.goto(signInLinkFrom(await waitForEmail(E2E_MAIL_DIR, other)));
+    await phonePage.getByRole("button", { name: "Confirm and sign in" }).click();
+    await expect(phonePage).toHaveURL("/home");
+    await expect(phonePage.getByText("Your password wasn't saved")).toBeVisible();
+    await expect(accountMenu(phonePage, other)).toBeVisible();
+    await phone.close();
+    const tried = await page.context().request.post("/login", { form: { intent: "password", email: other, password: "peony-2026-x", redirectTo: "/home" }, maxRedirects: 0 });
+    expect(tried.status()).toBe(400);
   });
 });
 

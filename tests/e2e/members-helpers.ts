@@ -47,13 +47,13 @@ export async function seedSubscription(userId: string, tier: Tier, { startedAt =
   return { periodEnd };
 }
 
-/** A member with a signed-in session in `context` (the signed gc_session cookie). */
+/** A verified member with a full session in `context` (the signed gc_session cookie). */
 export async function signedInMember(context: BrowserContext, baseURL: string, { subscription, role = "user" }: { subscription?: Tier; role?: "user" | "admin" } = {}) {
   const email = uniqueEmail("member");
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
   const now = new Date();
-  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`, userId, email, role, "UTC", now);
+  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, userId, email, role, "UTC", now, now);
   await run(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessionId, userId, new Date(now.getTime() + 30 * 86_400_000), now);
   if (subscription) await seedSubscription(userId, subscription);
   // The server generated its dev secret in the e2e data folder when it started.

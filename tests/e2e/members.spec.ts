@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { hydrated, jsEnabled } from "./support";
 import { signIn, uniqueEmail, useOwnIp } from "./accounts";
 import { completionsOf, expectStreak, signedInMember, seedSubscription, storedTimeZone, todayIn, userIdOf } from "./members-helpers";
@@ -85,6 +85,38 @@ test.describe("the daily routine", () => {
     await expect(page.getByText("Congratulations! 🎉")).toBeVisible();
     await expectStreak(page, 1);
     expect(await completionsOf(userId)).toHaveLength(1);
+  });
+});
+
+test.describe("whose day", () => {
+  /** Completes all six steps and finishes, posting the time-zone field as the routine forms do. */
+  async function doRoutine(request: APIRequestContext, timeZone: string, offsetMs = 0) {
+    const headers = offsetMs ? { "X-Test-Clock-Offset-Ms": String(offsetMs) } : undefined;
+    for (let step = 1; step <= 6; step++) {
+      const answer = await request.post(PLAN, { form: { intent: "complete-step", step: String(step), timeZone }, headers, maxRedirects: 0 });
+      expect(answer.status()).toBe(303);
+    }
+    const finished = await request.post(PLAN, { form: { intent: "finish", step: "6", timeZone }, headers, maxRedirects: 0 });
+    expect(finished.status()).toBe(303);
+  }
+
+  test("switching the time zone between UTC+14 and UTC-12 does not earn two days in one real day", async ({ context, baseURL }, testInfo) => {
+    test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
+    const { userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
+    await doRoutine(context.request, "Pacific/Kiritimati");
+    await doRoutine(context.request, "Etc/GMT+12");
+    await doRoutine(context.request, "Pacific/Kiritimati");
+    // The day's zone was fixed when the member first acted: one day, in that zone.
+    expect(await completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn("Pacific/Kiritimati") }]);
+    expect(await storedTimeZone(userId)).toBe("Pacific/Kiritimati");
+
+    // A change counts from the next day: once the acted day is over in both zones, the new zone
+    // applies (50 hours on, UTC-12's date is one day after the Kiritimati date already earned).
+    await doRoutine(context.request, "Etc/GMT+12", 50 * 60 * 60 * 1000);
+    const dates = (await completionsOf(userId)).map((row) => row.date);
+    expect(dates).toHaveLength(2);
+    expect(dates[1] > dates[0]).toBe(true);
+    expect(await storedTimeZone(userId)).toBe("Etc/GMT+12");
   });
 });
 

@@ -27,7 +27,17 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; child: ChildProcess }> {
+/** The code in the newest e-mail to `to` in the server's dev mailbox (this server has no SMTP). */
+function codeInMailbox(dataDir: string, to: string): string {
+  const dir = path.join(dataDir, "mailbox");
+  const messages = fs.readdirSync(dir).sort().reverse().map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { to: string; text: string });
+  const text = messages.find((message) => message.to === to)?.text ?? "";
+  const code = /sign-in page:\s*([A-Z0-9]{6})/.exec(text)?.[1];
+  if (!code) throw new Error(`no sign-in code for ${to} in ${dir}`);
+  return code;
+}
+
+async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; child: ChildProcess; dataDir: string }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-stripe-e2e-"));
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
@@ -49,7 +59,7 @@ async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; 
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
     try {
-      if ((await fetch(`${base}/`)).ok) return { base, child };
+      if ((await fetch(`${base}/`)).ok) return { base, child, dataDir };
     } catch {
       // not listening yet
     }
@@ -73,7 +83,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
   test.skip(testInfo.project.name.startsWith("phone"), "server configuration, not layout: desktop projects only");
   test.setTimeout(90_000);
   const fake = await startFakeStripe();
-  const { base, child } = await startStripeModeServer(fake);
+  const { base, child, dataDir } = await startStripeModeServer(fake);
   try {
     // Stand-ins for Stripe's hosted pages.
     await page.route("https://checkout.stripe.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
@@ -103,6 +113,12 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
     await expect(page.getByText("Your subscription is active. We're sending you access details via email.")).toBeVisible();
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
+
+    // The billing portal belongs to the account: confirm the address first, with the e-mail's code.
+    await page.goto(`${base}/login/check-email`);
+    await page.getByLabel(/Enter the code/).fill(codeInMailbox(dataDir, email));
+    await page.getByRole("button", { name: "Sign in with code" }).click();
+    await expect(page).toHaveURL(`${base}/home`);
 
     // 'Manage Subscription' goes to Stripe's customer portal, returning to /profile.
     const portal = await page.request.post(`${base}/billing/portal`, { maxRedirects: 0 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
+import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 import { rows as query } from "./test-db";
 
@@ -23,6 +23,18 @@ async function countdownSeconds(page: Page): Promise<number> {
   const text = (await page.locator("[data-countdown]").first().textContent()) ?? "";
   const [m, s] = text.split(":").map(Number);
   return m * 60 + s;
+}
+
+/**
+ * A new buyer's browser holds a purchase session (the routine only) until the address is
+ * verified: confirm it the way the payment page offers, with the code from the e-mail.
+ */
+async function confirmByCode(page: Page, email: string) {
+  const mail = await waitForEmail(E2E_MAIL_DIR, email);
+  await page.goto("/login/check-email");
+  await page.getByLabel(/Enter the code/).fill(codeFrom(mail));
+  await page.getByRole("button", { name: "Sign in with code" }).click();
+  await expect(page).toHaveURL("/home");
 }
 
 const buyer = (project: string, what: string) => `${what}-${project}-${Date.now()}@example.com`.toLowerCase();
@@ -177,6 +189,7 @@ test.describe("offers and payments", () => {
     expect(row.currentPeriodEnd).not.toBeNull();
 
     // 'Manage Subscription' (the profile's form) opens the local test portal, which cancels at period end.
+    await confirmByCode(page, email);
     const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toBe("/billing/test-portal");
@@ -222,6 +235,7 @@ test.describe("offers and payments", () => {
     expect(row).toEqual({ offerId: "cakey-makeup", priceMinor: 2999 });
 
     // A lifetime plan has no subscription to manage: nothing happens, back to the profile.
+    await confirmByCode(page, email);
     const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toBe("/profile");

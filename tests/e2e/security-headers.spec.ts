@@ -1,5 +1,6 @@
 /** Security headers on every response, and a CSP that lets our scripts run and nothing else. */
 import { expect, test } from "@playwright/test";
+import { signedInMember } from "./members-helpers";
 
 test("pages carry a nonce CSP, framing and sniffing are off, and no script is blocked", async ({ page }, testInfo) => {
   const violations: string[] = [];
@@ -39,4 +40,35 @@ test("static files get the same headers", async ({ request }) => {
   const response = await request.get("/favicon.svg");
   expect(response.headers()["x-content-type-options"]).toBe("nosniff");
   expect(response.headers()["x-frame-options"]).toBe("DENY");
+});
+
+test("a page served again from the page cache carries a fresh nonce each time", async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
+  await page.goto("/quiz/1"); // a visitor cookie, and the page rendered once into the cache
+  const nonces: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const response = await page.request.get("/quiz/1");
+    const nonce = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"])?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await response.text();
+    for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+    nonces.push(nonce!);
+  }
+  expect(new Set(nonces).size).toBe(nonces.length);
+});
+
+test("every document, member and admin pages included, answers Cache-Control: private, no-store", async ({ context, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
+  const anonymous = ["/", "/quiz", "/quiz/1", "/login", "/registration", "/email-instructions", "/partnerships", "/privacy-policy", "/subscribe", "/magic?token=x&id=y", "/no-such-page"];
+  for (const path of anonymous) {
+    const response = await context.request.get(path, { maxRedirects: 0 });
+    expect(response.headers()["cache-control"], path).toBe("private, no-store");
+  }
+  await signedInMember(context, baseURL!, { role: "admin", subscription: "monthly" });
+  const members = ["/home", "/plan/clear-healthy-skin", "/profile", "/path1", "/path2", "/path3", "/path4", "/path5", "/path6", "/completion", "/admin", "/billing/test-portal"];
+  for (const path of members) {
+    const response = await context.request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()["cache-control"], path).toBe("private, no-store");
+  }
 });

@@ -20,7 +20,7 @@ export async function seedEvents(events: SeedEvent[]) {
 
 export async function seedUser(email: string, role = "user"): Promise<string> {
   const id = crypto.randomUUID();
-  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`, id, email, role, "UTC", new Date());
+  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, id, email, role, "UTC", new Date(), new Date());
   return id;
 }
 

@@ -68,7 +68,7 @@ test("two workers answer on one port, and SIGTERM drains them without losing or 
   server.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
   try {
-    await expect.poll(() => (output.match(/Glow Coach is ready/g) ?? []).length, { timeout: 120_000 }).toBe(2);
+    await expect.poll(() => (output.match(/Glow Coach is listening/g) ?? []).length, { timeout: 120_000 }).toBe(2);
     expect(childrenOf(server.pid!).length).toBe(2);
     expect((await fetch(`${BASE}/quiz`)).status).toBe(200);
 

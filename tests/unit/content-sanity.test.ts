@@ -19,6 +19,7 @@ let webhook: typeof import("~/content/webhook.server");
 let preview: typeof import("~/content/preview.server");
 let landingLoader: typeof import("~/routes/_index").loader;
 let previewRoute: typeof import("~/routes/preview").loader;
+let logger: typeof import("~/utils/logger.server").logger;
 const errors: string[] = [];
 
 beforeAll(async () => {
@@ -38,6 +39,7 @@ beforeAll(async () => {
   preview = await import("~/content/preview.server");
   landingLoader = (await import("~/routes/_index")).loader;
   previewRoute = (await import("~/routes/preview")).loader;
+  logger = (await import("~/utils/logger.server")).logger;
 });
 afterAll(async () => {
   await fake.close();
@@ -45,9 +47,9 @@ afterAll(async () => {
 });
 beforeEach(() => {
   errors.length = 0;
-  vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args.join(" ")));
-  vi.spyOn(console, "log").mockImplementation(() => {});
-  vi.spyOn(console, "warn").mockImplementation(() => {});
+  vi.spyOn(logger, "error").mockImplementation((...args: unknown[]) => void errors.push(args.join(" ")));
+  vi.spyOn(logger, "info").mockImplementation(() => {});
+  vi.spyOn(logger, "warn").mockImplementation(() => {});
 });
 
 async function signedWebhook(body: object, secret = WEBHOOK_SECRET): Promise<Request> {

@@ -8,6 +8,7 @@ import { isMessageId, listMessages, mailboxDir, readMessage, saveMessage } from 
 import { createMailer, sendEmail } from "~/email/mailer.server";
 import { emailButton, signInEmail } from "~/email/templates.server";
 import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
 import { codeFrom, signInLinkFrom, startMailServer, waitForEmail } from "../e2e/mail-server";
 
 const LINK = "https://glowcoach.app/magic?token=abc&id=xyz";
@@ -67,11 +68,13 @@ describe("dev mailbox", () => {
 
   it("saves messages, lists them newest first and reads one by id", async () => {
     const dir = tempDir();
-    const log = vi.spyOn(console, "info").mockImplementation(() => {});
+    const log = vi.spyOn(logger, "info").mockImplementation(() => {});
     const first = await saveMessage(dir, message);
     const second = await saveMessage(dir, { ...message, subject: "Second" });
     expect(isMessageId(first.id)).toBe(true);
-    expect(log).toHaveBeenCalledWith(`[mail] to ana@example.com: Hello — ${LINK}`);
+    // The log points to the mailbox page and never carries the link (a sign-in secret).
+    expect(log).toHaveBeenCalledWith({ mailboxId: first.id }, '[mail] to ana@example.com: "Hello": open /dev/mailbox to read it');
+    expect(JSON.stringify(log.mock.calls)).not.toContain(LINK);
     expect((await listMessages(dir)).map((m) => m.subject)).toEqual(["Second", "Hello"]);
     expect(await readMessage(dir, second.id)).toEqual(second);
     expect(second).toMatchObject({ ...message, subject: "Second" });
@@ -94,7 +97,7 @@ describe("dev mailbox", () => {
   });
 
   it("is where sendEmail delivers without SMTP_URL", async () => {
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    vi.spyOn(logger, "info").mockImplementation(() => {});
     const subject = `Dev mailbox ${Date.now()}`;
     await sendEmail({ to: "ana@example.com", subject, html: "<p>Hi</p>", text: "Hi" });
     const [newest] = await listMessages(mailboxDir(env.dataDir), 1);

@@ -95,6 +95,9 @@ describe("configuration", () => {
       DATA_DIR: tempDataDir(),
       SANITY_PROJECT_ID: "abc123",
       SANITY_API_TOKEN: "token",
+      STRIPE_SECRET_KEY: "sk_live_abc123",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      SMTP_URL: "smtps://mailer:secret@smtp.example:465",
     });
     expect(env).toMatchObject({ isProduction: true, port: 8080, publicUrl: "https://glowcoach.app", sessionSecret: "x".repeat(40) });
     expect(env.sanity).toMatchObject({ projectId: "abc123", dataset: "production", token: "token" });

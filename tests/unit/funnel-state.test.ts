@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readFunnelState, writeFunnelState } from "~/funnels/state.server";
+import { logger } from "~/utils/logger.server";
 import { loadFunnel } from "./helpers";
 
 const skin = loadFunnel("skin");
@@ -21,7 +22,7 @@ describe("answers cookie", () => {
   });
 
   it("treats a tampered cookie as no answers, and logs it", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
     const [name, value] = cookiePair(await writeFunnelState(skin, { answers: { skinType: "dry" } })).split("=");
     const forged = Buffer.from(JSON.stringify({ answers: { skinType: "oily" } })).toString("base64");
     const tampered = `${name}=${encodeURIComponent(forged)}.${value.split(".")[1]}`;
@@ -30,7 +31,7 @@ describe("answers cookie", () => {
   });
 
   it("treats garbage as no answers", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
     for (const junk of ["gc_funnel_skin=", "gc_funnel_skin=%%%", "gc_funnel_skin=abc.def", "gc_funnel_skin=\u00ff"]) {
       expect((await readFunnelState((junk), skin)).answers).toEqual({});
     }

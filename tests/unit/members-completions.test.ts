@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn, streakData } from "~/members/completions.server";
-import { memberToday, timeZoneFromCookie } from "~/members/time-zone.server";
+import { holdDay, memberToday, timeZoneFromCookie } from "~/members/time-zone.server";
+import { zoneForToday } from "~/members/calendar";
 import { db } from "~/utils/db.server";
 
 const PLAN = "clear-healthy-skin";
@@ -85,7 +86,7 @@ describe("the member's time zone", () => {
   const request = (cookie?: string) => new Request("http://localhost/home", { headers: cookie ? { Cookie: cookie } : {} });
   const sessionUser = async () => {
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
-    return { id: user.id, email: user.email, name: null, role: "user" as const, timeZone: user.timeZone };
+    return { id: user.id, email: user.email, name: null, role: "user" as const, timeZone: user.timeZone, lastActedOn: user.lastActedOn };
   };
 
   it("reads a valid zone from the cookie and ignores junk", () => {
@@ -102,5 +103,42 @@ describe("the member's time zone", () => {
     expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles"), "Pacific/Auckland")).timeZone).toBe("Pacific/Auckland");
     expect((await memberToday(await sessionUser(), request("gc_tz=nope"), "Not/AZone")).timeZone).toBe("Pacific/Auckland");
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).timeZone).toBe("Pacific/Auckland");
+  });
+});
+
+describe("a day's time zone is fixed once the member has acted on it", () => {
+  // 2026-11-24 10:00 UTC: 2026-11-25 in Kiritimati (UTC+14), 2026-11-23 in Etc/GMT+12 (UTC-12).
+  const at = new Date("2026-11-24T10:00:00Z");
+  const KIRITIMATI = "Pacific/Kiritimati";
+  const MINUS_12 = "Etc/GMT+12";
+
+  it("a new zone applies at once while nothing was done yet", () => {
+    expect(zoneForToday({ stored: "UTC", lastActedOn: null, fromBrowser: KIRITIMATI, at })).toBe(KIRITIMATI);
+  });
+
+  it("after acting, the day keeps its zone until it is over there and the new zone's date is after it", () => {
+    const acted = { stored: KIRITIMATI, lastActedOn: "2026-11-25" };
+    expect(zoneForToday({ ...acted, fromBrowser: MINUS_12, at })).toBe(KIRITIMATI);
+    // A day later Kiritimati is on the 26th, but UTC-12 only reaches the 25th: still fixed.
+    expect(zoneForToday({ ...acted, fromBrowser: MINUS_12, at: new Date("2026-11-25T12:00:00Z") })).toBe(KIRITIMATI);
+    // Once UTC-12's date is past the acted day too, the change counts.
+    expect(zoneForToday({ ...acted, fromBrowser: MINUS_12, at: new Date("2026-11-26T13:00:00Z") })).toBe(MINUS_12);
+    // Moving east is the same: the acted day must be over first.
+    expect(zoneForToday({ stored: MINUS_12, lastActedOn: "2026-11-23", fromBrowser: KIRITIMATI, at })).toBe(MINUS_12);
+    expect(zoneForToday({ stored: MINUS_12, lastActedOn: "2026-11-23", fromBrowser: KIRITIMATI, at: new Date("2026-11-24T12:00:00Z") })).toBe(KIRITIMATI);
+  });
+
+  it("ignores an invalid or unchanged zone", () => {
+    expect(zoneForToday({ stored: "UTC", lastActedOn: null, fromBrowser: "Mars/Olympus", at })).toBe("UTC");
+    expect(zoneForToday({ stored: "UTC", lastActedOn: "2026-11-24", fromBrowser: null, at })).toBe("UTC");
+  });
+
+  it("holding a day refuses a zone that changed in between, and a day before the one held", async () => {
+    const user = await db.user.create({ data: { email: `hold-${Date.now()}@example.com`, timeZone: KIRITIMATI } });
+    const member = { id: user.id, email: user.email, name: null, role: "user" as const, timeZone: KIRITIMATI, lastActedOn: null };
+    expect(await holdDay(member, KIRITIMATI, "2026-11-25")).toBe(true);
+    expect(await holdDay(member, MINUS_12, "2026-11-23")).toBe(false);
+    expect(await holdDay({ ...member, lastActedOn: "2026-11-25" }, KIRITIMATI, "2026-11-24")).toBe(false);
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).lastActedOn).toBe("2026-11-25");
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createUserSession } from "~/auth/session.server";
+import { startSession } from "~/auth/session.server";
 import { NOT_SUBSCRIBED, viewOf } from "~/billing/subscriptions.server";
 import { motivationalLine, routineButton } from "~/members/home.server";
 import { firstOpenStep, parseStep, playerAction } from "~/members/player.server";
@@ -7,15 +7,16 @@ import { subscriptionDetails } from "~/members/profile";
 import { EMPTY_STREAK } from "~/members/completions.server";
 import { db } from "~/utils/db.server";
 import * as hotPath from "~/utils/sql.server";
+import { logger } from "~/utils/logger.server";
 
 const PLAN = "clear-healthy-skin";
 let cookie: string;
 let userId: string;
 
 beforeEach(async () => {
-  const user = await db.user.create({ data: { email: `player-${crypto.randomUUID()}@glowcoach.test` } });
+  const user = await db.user.create({ data: { email: `player-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } });
   userId = user.id;
-  cookie = (await createUserSession(user.id)).split(";")[0];
+  cookie = (await startSession(user.id, "full")).split(";")[0];
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -62,7 +63,7 @@ describe("the player's forms", () => {
 
   it("answers a database failure with the destructive toast and back to the player", async () => {
     for (let step = 1; step <= 6; step++) await answer(post({ intent: "complete-step", step: String(step) }));
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
     vi.spyOn(hotPath, "execute").mockRejectedValueOnce(new Error("disk I/O error"));
     const failed = await answer(post({ intent: "finish", step: "6" }));
     expect(failed.status).toBe(303);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "~/utils/env.server";
 
 const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "glow-stripe-env-"));
-const production = { DATA_DIR, NODE_ENV: "production", SESSION_SECRET: "x".repeat(40), PUBLIC_URL: "https://glowcoach.app" };
+const production = { DATA_DIR, NODE_ENV: "production", SESSION_SECRET: "x".repeat(40), PUBLIC_URL: "https://glowcoach.app", SMTP_URL: "smtp://mail.example:587" };
 
 function refused(source: Record<string, string>): string {
   try {

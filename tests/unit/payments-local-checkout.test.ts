@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getOfferByPath } from "~/content/content.server";
 import { startCheckout } from "~/payments/checkout.server";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
-import { createUserSession } from "~/auth/session.server";
-import { signInByEmail } from "~/auth/users.server";
+import { completeSignIn } from "~/auth/sign-in.server";
 import { checkPayment } from "~/payments/payment-success.server";
 import { db } from "~/utils/db.server";
 
@@ -73,44 +72,55 @@ describe("local test checkout (no Stripe key)", () => {
 describe("payment success after a test payment", () => {
   const ask = (id: string, visitorId: string, cookie?: string) =>
     checkPayment({ request: new Request(`http://localhost/payment-success?session_id=${id}`, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
+  const sessionCookieOf = (response: Response) => response.headers.getSetCookie().find((cookie) => cookie.startsWith("gc_session="))?.split(";")[0];
 
-  it("signs in a new buyer on the paying browser, once", async () => {
+  it("gives a new buyer's browser a purchase session, once, and the routine only", async () => {
     const id = await localCheckout("/sales", "lifetime", "visitor-ps-1");
     const email = `new-buyer-${Date.now()}@example.com`;
     await completeLocalCheckout({ id, visitorId: "visitor-ps-1", user: null, email });
     const first = (await ask(id, "visitor-ps-1")) as Response;
     expect(first.status).toBe(303);
-    expect(first.headers.get("Set-Cookie")).toContain("gc_session=");
-    expect(await ask(id, "visitor-ps-1")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", signedInHere: true });
+    const cookie = sessionCookieOf(first);
+    expect(cookie).toBeTruthy();
+    const buyer = await db.user.findUniqueOrThrow({ where: { email }, include: { sessions: true } });
+    expect(buyer.emailVerifiedAt).toBeNull();
+    expect(buyer.sessions.map((s) => ({ kind: s.kind, checkoutSessionId: s.checkoutSessionId }))).toEqual([{ kind: "purchase", checkoutSessionId: id }]);
+    expect(await ask(id, "visitor-ps-1", cookie)).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase" });
+    // Asked again: no second session, no second e-mail.
+    expect(await ask(id, "visitor-ps-1")).toMatchObject({ state: "paid", access: "sign-in-by-link" });
+    expect(await db.session.count({ where: { userId: buyer.id } })).toBe(1);
     expect(await ask(id, "another-browser")).toEqual({ state: "unverified" });
   });
 
-  it("never hands an existing account to whoever typed its e-mail", async () => {
+  it("never signs anyone in to a verified account by its e-mail typed at checkout", async () => {
     const email = `owner-${Date.now()}@example.com`;
-    const owner = await signInByEmail(email);
-    await createUserSession(owner.id);
+    const { user: owner } = await completeSignIn({ email, proof: "email-link" });
     const id = await localCheckout("/subscribe", "monthly", "visitor-ps-2");
     await completeLocalCheckout({ id, visitorId: "visitor-ps-2", user: null, email });
     const first = (await ask(id, "visitor-ps-2")) as Response;
     expect(first.status).toBe(303);
-    expect(first.headers.get("Set-Cookie")).not.toContain("gc_session=");
-    expect(await ask(id, "visitor-ps-2")).toMatchObject({ state: "paid", signedInHere: false, emailStatus: "sent" });
+    expect(sessionCookieOf(first)).toBeUndefined();
+    // This browser can type the e-mail's code instead.
+    expect(first.headers.getSetCookie().some((cookie) => cookie.startsWith("gc_auth="))).toBe(true);
+    expect(await ask(id, "visitor-ps-2")).toMatchObject({ state: "paid", access: "sign-in-by-link", emailStatus: "sent" });
     // The plan went to the account, whose owner got the sign-in e-mail.
     expect(await db.subscription.findUnique({ where: { userId: owner.id } })).toMatchObject({ tier: "monthly", status: "active" });
+    expect(await db.session.count({ where: { userId: owner.id, kind: "purchase" } })).toBe(0);
   });
 
-  it("signs in a member who started the checkout signed in", async () => {
+  it("keeps a member signed in on the paying browser as they were, with nothing new", async () => {
     const email = `member-${Date.now()}@example.com`;
-    const member = await signInByEmail(email);
-    await createUserSession(member.id);
+    const signed = await completeSignIn({ email, proof: "email-link" });
+    const cookie = signed.sessionCookie.split(";")[0];
     const offer = (await getOfferByPath("/subscribe-otp"))!;
-    const started = await startCheckout({ offer, planId: "lifetime", user: member, visitorId: "visitor-ps-3", cookieHeader: null });
+    const started = await startCheckout({ offer, planId: "lifetime", user: signed.user, visitorId: "visitor-ps-3", cookieHeader: null });
     if (!started.ok) throw new Error(started.reason);
     const id = started.url.split("/").pop()!;
     expect(await openLocalCheckout(id, "visitor-ps-3", null)).toMatchObject({ fixedEmail: email });
     await completeLocalCheckout({ id, visitorId: "visitor-ps-3", user: null, email: "someone-else@example.com" });
     expect((await db.checkoutSession.findUnique({ where: { id } }))?.email).toBe(email);
-    const first = (await ask(id, "visitor-ps-3")) as Response;
-    expect(first.headers.get("Set-Cookie")).toContain("gc_session=");
+    const first = (await ask(id, "visitor-ps-3", cookie)) as Response;
+    expect(sessionCookieOf(first)).toBeUndefined();
+    expect(await ask(id, "visitor-ps-3", cookie)).toMatchObject({ state: "paid", access: "signed-in" });
   });
 });

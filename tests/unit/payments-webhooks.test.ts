@@ -25,6 +25,7 @@ const { env } = await import("~/utils/env.server");
 const { checkPayment } = await import("~/payments/payment-success.server");
 const webhookRoute = await import("~/routes/webhooks.stripe");
 const { applyEntitlement } = await import("~/payments/fulfilment.server");
+const { logger } = await import("~/utils/logger.server");
 
 const signer = new Stripe("sk_test_fake", { telemetry: false });
 
@@ -92,7 +93,7 @@ describe("Stripe Checkout through the real SDK", () => {
     expect(row).toMatchObject({ provider: "stripe", visitorId: "visitor-annual", amountMinor: 5900, tier: "annual", status: "open" });
 
     const makeup = (await getOfferByPath("/subscribe-otp"))!;
-    const user = { id: "u1", email: "signed-in@example.com", name: null, role: "user" as const, timeZone: "UTC" };
+    const user = { id: "u1", email: "signed-in@example.com", name: null, role: "user" as const, timeZone: "UTC", lastActedOn: null };
     expect(await startCheckout({ offer: makeup, planId: "lifetime", user, visitorId: "visitor-makeup", cookieHeader: null })).toMatchObject({ ok: true });
     expect(fake.checkoutRequests.at(-1)).toMatchObject({ mode: "payment", "line_items[0][price_data][unit_amount]": "4900", customer_email: "signed-in@example.com", customer_creation: "always", "payment_intent_data[metadata][offerId]": "makeup-prep" });
     expect(fake.checkoutRequests.at(-1)!["line_items[0][price_data][recurring][interval]"]).toBeUndefined();
@@ -104,7 +105,7 @@ describe("Stripe Checkout through the real SDK", () => {
     expect(await startCheckout({ offer, planId: "lifetime", user: null, visitorId: "v", cookieHeader: null })).toMatchObject({ ok: false, status: 400 });
     expect(fake.checkoutRequests.length).toBe(before);
     fake.failNextCheckout = true;
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
     expect(await startCheckout({ offer, planId: "monthly", user: null, visitorId: "v", cookieHeader: null })).toMatchObject({ ok: false, status: 502 });
     vi.restoreAllMocks();
   });
@@ -112,8 +113,8 @@ describe("Stripe Checkout through the real SDK", () => {
 
 describe("webhooks", () => {
   beforeAll(() => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
   });
 
   it("reject a bad signature with 400 and write nothing", async () => {
@@ -321,7 +322,7 @@ describe("billing portal", () => {
     expect(fake.portalRequests.at(-1)).toEqual({ customer: recurring!.stripeCustomerId, return_url: `${env.publicUrl}/profile` });
 
     const lifetime = await db.subscription.findFirst({ where: { tier: "single_payment" } });
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const log = vi.spyOn(logger, "info").mockImplementation(() => {});
     const before = fake.portalRequests.length;
     const nothing = await openBillingPortal(lifetime!.userId);
     expect(nothing.headers.get("Location")).toBe("/profile");
@@ -332,13 +333,13 @@ describe("billing portal", () => {
 });
 
 describe("payment success in Stripe mode", () => {
-  it("asks Stripe when the webhook has not arrived, signs in only the browser that paid, once", async () => {
+  it("asks Stripe when the webhook has not arrived, gives only the browser that paid a purchase session, once", async () => {
     const offer = (await getOfferByPath("/sales"))!;
     const started = await startCheckout({ offer, planId: "lifetime", user: null, visitorId: "visitor-success", cookieHeader: null });
     if (!started.ok) throw new Error(started.reason);
     const sessionId = started.url.split("/").pop()!;
     const url = `${env.publicUrl}/payment-success?session_id=${sessionId}`;
-    const ask = (visitorId: string) => checkPayment({ request: new Request(url), visitorId, clientIp: "127.0.0.1" });
+    const ask = (visitorId: string, cookie?: string) => checkPayment({ request: new Request(url, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
 
     // Not paid yet: say so (the page re-checks).
     expect(await ask("visitor-success")).toEqual({ state: "pending" });
@@ -354,11 +355,12 @@ describe("payment success in Stripe mode", () => {
     const response = signedIn as Response;
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(`/payment-success?session_id=${sessionId}`);
-    expect(response.headers.get("Set-Cookie")).toContain("gc_session=");
+    const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("gc_session="));
+    expect(session).toBeTruthy();
     const user = await db.user.findUnique({ where: { email }, include: { subscription: true } });
     expect(user?.subscription).toMatchObject({ tier: "single_payment", status: "active", priceMinor: 2999, stripeCustomerId: "cus_success", stripeCheckoutSessionId: sessionId });
     // The next look shows the result without signing in or e-mailing again.
-    expect(await ask("visitor-success")).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", signedInHere: true });
+    expect(await ask("visitor-success", session!.split(";")[0])).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase" });
   });
 });
 

@@ -1,9 +1,15 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { sessionCookie } from "~/auth/session.server";
 import { LIMITS, limitRequest, resetRequestLimits, tooManyRequestsPage } from "~/security/request-limits.server";
 import { db } from "~/utils/db.server";
 
 const post = (url: string, cookie?: string) => ({ method: "POST", url, headers: cookie ? { cookie } : {} });
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+/** A gc_session cookie as the app signs it. */
+async function signedSession(id: string): Promise<string> {
+  return (await sessionCookie.serialize(id)).split(";")[0];
+}
 
 describe("request limits on changing requests", () => {
   beforeEach(async () => {
@@ -25,22 +31,33 @@ describe("request limits on changing requests", () => {
     expect(results.filter((retryAt) => retryAt !== null)).toHaveLength(10);
   });
 
-  it("counts signed-in members by session, so members behind one address don't share an endpoint limit", async () => {
-    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post("/plan/x", "gc_session=a"), "10.0.0.9", AT)).toBeNull();
-    expect(await limitRequest(post("/plan/x", "gc_session=a"), "10.0.0.9", AT)).not.toBeNull();
-    expect(await limitRequest(post("/plan/x", "gc_session=b"), "10.0.0.9", AT)).toBeNull();
-  });
-
-  it("keeps no session cookie in the database, only a digest of it", async () => {
-    await limitRequest(post("/plan/x", "gc_session=secret-session-value"), "10.0.0.8", AT);
+  it("keeps no session id in the database, only a digest of who asked", async () => {
+    const cookie = await signedSession("secret-session-value");
+    await limitRequest(post("/plan/x", cookie), "10.0.0.8", AT);
     const keys = (await db.requestCount.findMany({ select: { key: true } })).map((row) => row.key);
     expect(keys).toHaveLength(2);
     expect(keys.join(" ")).not.toContain("secret-session-value");
   });
 
+  it("counts signed-in members by session, so members behind one address don't share an endpoint limit", async () => {
+    const a = await signedSession("session-a");
+    const b = await signedSession("session-b");
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post("/plan/x", a), "10.0.0.9", AT)).toBeNull();
+    expect(await limitRequest(post("/plan/x", a), "10.0.0.9", AT)).not.toBeNull();
+    expect(await limitRequest(post("/plan/x", b), "10.0.0.9", AT)).toBeNull();
+  });
+
+  it("a made-up session cookie per request doesn't reset the per-endpoint count", async () => {
+    let refused = 0;
+    for (let i = 0; i < LIMITS.perEndpoint + 5; i++) {
+      if (await limitRequest(post("/login", `gc_session=${Math.random().toString(36).slice(2)}.forged`), "10.0.0.7", AT)) refused++;
+    }
+    expect(refused).toBe(5);
+  });
+
   it("caps one address across endpoints and sessions (fresh cookies don't buy more)", async () => {
     let refused = 0;
-    for (let i = 0; i < LIMITS.perAddress + 10; i++) if (await limitRequest(post(`/e${i % 50}`, `gc_session=s${i}`), "10.0.0.3", AT)) refused++;
+    for (let i = 0; i < LIMITS.perAddress + 10; i++) if (await limitRequest(post(`/e${i % 50}`, await signedSession(`s${i}`)), "10.0.0.3", AT)) refused++;
     expect(refused).toBe(10);
   });
 

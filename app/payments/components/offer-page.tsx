@@ -14,10 +14,10 @@ import { formatCountdown } from "../catalogue";
 import type { OfferSection } from "../offer-schema";
 import type { OfferView } from "../offer-page.server";
 
-type LoaderData = { offer: OfferView; remainingSeconds: number | null };
+type LoaderData = { offer: OfferView; remainingSeconds: number | null; onSale: boolean };
 type ActionData = { checkoutError: { title: string; description: string } } | undefined;
 
-type PageState = { seconds: number; selected: string | null; select: (planId: string) => void; offer: OfferView };
+type PageState = { seconds: number; selected: string | null; select: (planId: string) => void; offer: OfferView; onSale: boolean };
 const PageContext = createContext<PageState | null>(null);
 function usePage(): PageState {
   const state = useContext(PageContext);
@@ -47,7 +47,7 @@ function planIdOf(href: string): string | null {
 }
 
 export function OfferPage() {
-  const { offer, remainingSeconds } = useLoaderData<LoaderData>();
+  const { offer, remainingSeconds, onSale } = useLoaderData<LoaderData>();
   const actionData = useActionData<ActionData>();
   const hydrated = useHydrated();
   const seconds = useCountdown(remainingSeconds);
@@ -58,7 +58,7 @@ export function OfferPage() {
   }, [actionData]);
 
   return (
-    <PageContext.Provider value={{ seconds, selected, select: setSelected, offer }}>
+    <PageContext.Provider value={{ seconds, selected, select: setSelected, offer, onSale }}>
       <div className="pb-16">
         {actionData?.checkoutError && !hydrated ? (
           <div role="alert" className="mx-auto mt-4 max-w-xl rounded-2xl border border-danger/30 bg-[#fdf0ef] px-4 py-3 text-danger">
@@ -245,8 +245,10 @@ function Hero({ section, first }: { section: Of<"hero">; first: boolean }) {
 
 /** The form behind every plan button: the server prices the plan from its id. */
 function PlanButton({ planId, label, className = "btn-primary w-full" }: { planId: string; label: string; className?: string }) {
-  const { offer, select } = usePage();
+  const { offer, select, onSale } = usePage();
   const navigation = useNavigation();
+  // PAYMENTS=off: the page stays, the button says why there is nothing to press.
+  if (!onSale) return <p className="rounded-2xl border border-dashed border-line px-4 py-3 text-center text-sm text-muted">This plan is not on sale right now.</p>;
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post" && navigation.formData?.get("planId") === planId && navigation.formAction === offer.path;
   return (
     <Form method="post" action={offer.path} onSubmit={() => select(planId)}>
