@@ -2,6 +2,7 @@
 // Production: serves build/ (run `npm run build` first, or use `npm start`).
 // Development (NODE_ENV=development): Vite dev middleware with hot reload.
 import { createRequestHandler } from "@remix-run/express";
+import cluster from "node:cluster";
 import compression from "compression";
 import express from "express";
 import http from "node:http";
@@ -129,8 +130,14 @@ const server = http.createServer((req, res) => {
 // A deep accept queue: Node's default (511) makes a burst of new connections past it wait for
 // the kernel's one-second SYN retry (the routine benchmark's 1,000 at once). The kernel caps
 // it at net.core.somaxconn.
-server.listen({ port: env.port, host: env.host, backlog: 4096 }, () => {
+// A worker of several (WEB_CONCURRENCY, scripts/serve.mjs) opens a socket of its own on the
+// port, and Linux spreads new connections across them (SO_REUSEPORT): no process hands
+// connections over, and none takes more than its share.
+const ownSocket = cluster.isWorker && process.platform === "linux" && !process.env.NODE_CLUSTER_SCHED_POLICY ? { reusePort: true, exclusive: true } : {};
+server.listen({ port: env.port, host: env.host, backlog: 4096, ...ownSocket }, () => {
   logger.info(`Glow Coach is listening on http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
+  // The supervisor (scripts/serve.mjs) counts a worker as started from here.
+  if (cluster.isWorker) process.send?.({ glowServer: "listening" });
   void build.entry.module.reportReadiness();
 });
 

@@ -43,11 +43,10 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
  * Express middleware (server.mjs): answers 429 when a client sends too many changing
  * requests (app/security/request-limits.server.ts); otherwise lets the request through.
  */
-export function limitRequests(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
-  limitRequest(req, clientIp(req)).then((retryAt) => {
-    if (!retryAt) return next();
-    const page = tooManyRequestsPage(retryAt);
-    res.writeHead(page.status, page.headers);
-    res.end(page.body);
-  }, next);
+export async function limitRequests(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {
+  const retryAt = await limitRequest(req, clientIp(req));
+  if (!retryAt) return next();
+  const page = tooManyRequestsPage(retryAt);
+  res.writeHead(page.status, page.headers);
+  res.end(page.body);
 }

@@ -216,6 +216,7 @@ async function startApp({ port, dataDir, sessionSecret, workers, databaseUrl }) 
     pid: server.pid,
     stop: () =>
       new Promise((resolve) => {
+        if (server.exitCode !== null) return resolve();
         server.once("exit", resolve);
         server.kill("SIGTERM");
       }),
@@ -235,6 +236,15 @@ async function runSetup(setup, { port, postgres }) {
     databaseUrl = postgres.url.replace(/\/[^/]*$/, `/${name}`);
   }
   const app = await startApp({ port, dataDir, sessionSecret, workers: setup.workers, databaseUrl });
+  try {
+    return await measure(setup, app, { dataDir, sessionSecret, databaseUrl, postgres });
+  } finally {
+    await app.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(setup, app, { dataDir, sessionSecret, databaseUrl, postgres }) {
   const db = await openDatabase(setup, dataDir, databaseUrl);
   const { members, today } = await seedMembers(db, sessionSecret, MEMBERS, STEPS, `bench-${setup.key}`);
   const { members: warmUp } = await seedMembers(db, sessionSecret, WARM_UP, STEPS, `warm-${setup.key}`);
@@ -259,8 +269,6 @@ async function runSetup(setup, { port, postgres }) {
   rounds.push(["50 in flight (duplicates)", await finishAll(app.base, shuffled, 50, pids)]);
   const final = await db.get(count, PLAN, today);
   await db.close();
-  await app.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 
   const ms = (value) => (value === null || value === undefined ? "n/a" : value.toFixed(2));
   console.log(`\n### ${setup.name}\n`);

@@ -21,11 +21,12 @@ const serverFile = path.resolve(import.meta.dirname, "../server.mjs");
 if (workers === 1) {
   await import(serverFile);
 } else {
-  // Workers accept connections themselves from the shared socket, rather than the primary
-  // accepting each and handing it over (Node's default on Linux): in the routine benchmark's
-  // burst of 1,000 new connections that hand-over cost ≈ 0.7 ms of CPU per request. The kernel
-  // wakes whichever worker waits, so a busy worker takes fewer. NODE_CLUSTER_SCHED_POLICY=rr
-  // restores Node's default.
+  // Workers accept connections themselves, rather than the primary accepting each and handing
+  // it over (Node's default on Linux): in the routine benchmark's burst of 1,000 new
+  // connections that hand-over cost ≈ 0.7 ms of CPU per request. On Linux each worker binds a
+  // socket of its own (SO_REUSEPORT, server.mjs) and the kernel spreads connections evenly;
+  // elsewhere they share one socket and the kernel wakes whichever worker waits.
+  // NODE_CLUSTER_SCHED_POLICY=rr restores Node's default.
   if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: serverFile });
   let stopping = false;
@@ -33,6 +34,11 @@ if (workers === 1) {
 
   const start = () => {
     const worker = cluster.fork();
+    // Each worker says when it listens (it binds its own socket, so cluster's own
+    // "listening" event does not come on Linux).
+    worker.on("message", (message) => {
+      if (message?.glowServer === "listening") listened.add(worker);
+    });
     worker.on("listening", () => listened.add(worker));
   };
 

@@ -29,7 +29,8 @@ async function seedMembers(count: number): Promise<{ userId: string; cookie: str
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const insert = db.transaction((userId: string, sessionId: string, i: number) => {
-      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, `workers-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now));
+      // Verified members whose day is held (they did today's steps, so the day's zone is fixed).
+      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`).run(userId, `workers-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now), today);
       db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
       for (let step = 1; step <= 6; step++) db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`).run(userId, PLAN, today, step, stored(now));
     });
