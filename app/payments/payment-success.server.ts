@@ -16,6 +16,7 @@ import { redirect } from "@remix-run/node";
 import { getUser } from "~/auth/guards.server";
 import { sendSignInLink, signedIn } from "~/auth/login.server";
 import { now } from "~/utils/clock.server";
+import { getPlan } from "~/content/content.server";
 import { db } from "~/utils/db.server";
 import { toastHeader } from "~/utils/toast.server";
 import type { Tier } from "./catalogue";
@@ -29,7 +30,7 @@ export type PaymentState =
   | { state: "unverified" }
   | { state: "pending" }
   | { state: "canceled"; offerPath: string }
-  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; signedInHere: boolean };
+  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; signedInHere: boolean; routinePlan: string | null };
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{8,255}$/;
 
@@ -55,6 +56,7 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
     at: new Date(session.created * 1000),
     customerId: typeof session.customer === "string" ? session.customer : (session.customer?.id ?? null),
     subscriptionId: typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null),
+    paymentIntentId: typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null),
   });
 }
 
@@ -107,6 +109,8 @@ export async function checkPayment(input: { request: Request; visitorId: string;
     email: row.email,
     emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null,
     signedInHere: row.signedInHere,
+    // The routine plan this purchase unlocked, by name ("Your Crease-Free Makeup routine is now active").
+    routinePlan: row.routinePlanId ? ((await getPlan(row.routinePlanId))?.name ?? null) : null,
   };
 }
 
