@@ -95,7 +95,10 @@ function codeBlock(label: string, code: string): string {
 /** The magic-link e-mail: a button, the same sign-in as a code, and what to do if unexpected. */
 export function signInEmail(input: { link: string; code: string; brandName: string; supportEmail: string; expiresInMinutes: number }): RenderedEmail {
   const { link, code, brandName, supportEmail } = input;
-  const intro = `Sign in to ${brandName} to see your personalised skincare plan.`;
+  const intro = `Sign in to ${brandName} to see your personalised plan.`;
+  // What the link really does: it opens a page with one 'Sign in as …' button (so e-mail
+  // scanners that open links cannot use it up), and pressing that signs you in.
+  const howTo = "Tap the button below, then press 'Sign in' on the page that opens.";
   const codeLine = "Or enter this code on the sign-in page:";
   const expiry = `The link works once and expires in ${minutes(input.expiresInMinutes)}.`;
   const ignore = "If you didn't ask to sign in, you can safely ignore this e-mail: nobody can sign in without this link or code.";
@@ -106,7 +109,7 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
     heading: "Your sign-in link",
     bodyHtml: [
       paragraph("Hi there,"),
-      paragraph(`${intro} Tap the button below.`),
+      paragraph(`${intro} ${howTo}`),
       emailButton(SIGN_IN_BUTTON_LABEL, link),
       codeBlock(codeLine, code),
       paragraph(expiry),
@@ -117,7 +120,7 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
 
   const text = [
     "Hi there,",
-    intro,
+    `${intro} Open this link, then press 'Sign in' on the page that opens.`,
     `${SIGN_IN_BUTTON_LABEL}:\n${link}`,
     `${codeLine} ${code}`,
     expiry,
