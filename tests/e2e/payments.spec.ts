@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { E2E_DB, eventsFor, hydrated, jsEnabled, visitorId } from "./support";
+import { entitlementsOf, userIdOf } from "./members-helpers";
 
 function query<T>(sql: string, ...params: unknown[]): T[] {
   const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
@@ -80,7 +81,8 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page).toHaveURL(/\/payment-success\?session_id=cs_local_/);
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    await expect(page.getByText("Your Personalized Makeup Routine is now active with lifetime access! We're sending you access details via email.")).toBeVisible();
+    // The spec's line, naming the plan this purchase unlocked.
+    await expect(page.getByText("Your Crease-Free Makeup routine is now active with lifetime access! We're sending you access details via email.")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Check Your Email!" })).toBeVisible();
     await expect(page.getByText("Click the 'Access My Skincare Plan' button in the e-mail.")).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "Magic Link Sent!" })).toBeVisible();
@@ -102,11 +104,7 @@ test.describe("offers and payments", () => {
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
 
     // What was stored: the entitlement, the checkout and the two events.
-    const [row] = query<{ tier: string; status: string; priceMinor: number; offerId: string; currentPeriodEnd: number | null }>(
-      'SELECT s.tier, s.status, s.priceMinor, s.offerId, s.currentPeriodEnd FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?',
-      email,
-    );
-    expect(row).toEqual({ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", currentPeriodEnd: null });
+    expect(entitlementsOf(userIdOf(email))).toMatchObject([{ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", routinePlanId: "crease-free", currentPeriodEnd: null }]);
     const visitor = await visitorId(context);
     const events = eventsFor(visitor).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
     expect(events.map((e) => e.name)).toEqual(["initiate_checkout", "purchase"]);
@@ -176,31 +174,25 @@ test.describe("offers and payments", () => {
     await page.getByLabel("E-mail").fill(email);
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    await expect(page.getByText("Your subscription is active. We're sending you access details via email.")).toBeVisible();
+    await expect(page.getByText("Your Clear & Healthy Skin subscription is active. We're sending you access details via email.")).toBeVisible();
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
-    const [row] = query<{ tier: string; priceMinor: number; currentPeriodEnd: number | null }>(
-      "SELECT s.tier, s.priceMinor, s.currentPeriodEnd FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?",
-      email,
-    );
-    expect(row).toMatchObject({ tier: "monthly", priceMinor: 999 });
+    const [row] = entitlementsOf(userIdOf(email));
+    expect(row).toMatchObject({ tier: "monthly", priceMinor: 999, routinePlanId: "clear-healthy-skin" });
     expect(row.currentPeriodEnd).not.toBeNull();
 
     // 'Manage Subscription' (the profile's form) opens the local test portal, which cancels at period end.
     const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
     expect(portal.status()).toBe(303);
-    expect(portal.headers().location).toBe("/billing/test-portal");
-    await page.goto("/billing/test-portal");
+    expect(portal.headers().location).toBe(`/billing/test-portal?entitlement=${row.id}`);
+    await page.goto(portal.headers().location);
     await expect(page.getByText("Test mode — no real charge")).toBeVisible();
     await expect(page.getByText("Monthly Plan")).toBeVisible();
     await expect(page.getByText("Renews on")).toBeVisible();
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
-    const [after] = query<{ cancelAtPeriodEnd: number; status: string }>(
-      "SELECT s.cancelAtPeriodEnd, s.status FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?",
-      email,
-    );
-    expect(after).toEqual({ cancelAtPeriodEnd: 1, status: "active" });
+    // A new state, the purchase kept in the history.
+    expect(entitlementsOf(userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: 1, status: "active", states: 2 }]);
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
@@ -227,8 +219,11 @@ test.describe("offers and payments", () => {
     await expect(field).toHaveAttribute("readonly", "");
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    const [row] = query<{ offerId: string; priceMinor: number }>("SELECT s.offerId, s.priceMinor FROM Subscription s JOIN User u ON u.id = s.userId WHERE u.email = ?", email);
-    expect(row).toEqual({ offerId: "cakey-makeup", priceMinor: 2999 });
+    // The second product is a second entitlement: the first one is kept, not overwritten.
+    expect(entitlementsOf(userIdOf(email)).map((e) => [e.offerId, e.priceMinor, e.routinePlanId])).toEqual([
+      ["cakey-makeup", 2999, "no-more-cakey"],
+      ["makeup-prep", 4900, "makeup-prep"],
+    ]);
 
     // A lifetime plan has no subscription to manage: nothing happens, back to the profile.
     const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });

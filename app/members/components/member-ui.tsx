@@ -1,6 +1,6 @@
 /** Small building blocks shared by the members' pages (home, player, tutorial, profile). */
 import { Link, NavLink } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import type { ContentImage, Product } from "~/content/types";
 import { CheckIcon } from "~/components/ui/icons";
 
@@ -26,10 +26,13 @@ export function Illustration({ image, className = "", eager = false }: { image: 
   );
 }
 
+/** A titled card; the section is named by its heading, so it is a landmark a screen reader can jump to. */
 export function SectionCard({ title, icon, children, id }: { title: string; icon?: ReactNode; children: ReactNode; id?: string }) {
+  const generated = useId();
+  const headingId = id ? `${id}-title` : generated;
   return (
-    <section id={id} className="card p-5 sm:p-6" aria-labelledby={id ? `${id}-title` : undefined}>
-      <h2 id={id ? `${id}-title` : undefined} className="flex items-center gap-2 text-xl font-semibold">
+    <section id={id} className="card p-5 sm:p-6" aria-labelledby={headingId}>
+      <h2 id={headingId} className="flex items-center gap-2 text-xl font-semibold">
         {icon}
         {title}
       </h2>
