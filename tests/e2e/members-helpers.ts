@@ -15,8 +15,9 @@ import { E2E_DB } from "./support";
 
 const E2E_DATA_DIR = path.dirname(E2E_DB);
 
-function open() {
-  const db = new Database(E2E_DB, { fileMustExist: true, timeout: 10_000 });
+/** The e2e server's database, or that of a server a spec started with its own data folder. */
+function open(dataDir = E2E_DATA_DIR) {
+  const db = new Database(path.join(dataDir, "glow-coach.db"), { fileMustExist: true, timeout: 10_000 });
   db.pragma("journal_mode = WAL");
   return db;
 }
@@ -43,11 +44,18 @@ export type RoutinePlanId = keyof typeof PRODUCTS;
  */
 export function seedEntitlement(
   userId: string,
-  { tier = "annual", routinePlanId = "clear-healthy-skin", status = "active", periodEnd, startedAt = new Date("2026-01-05T10:00:00Z") }: { tier?: Tier; routinePlanId?: RoutinePlanId; status?: string; periodEnd?: Date | null; startedAt?: Date } = {},
+  {
+    tier = "annual",
+    routinePlanId = "clear-healthy-skin",
+    status = "active",
+    periodEnd,
+    startedAt = new Date("2026-01-05T10:00:00Z"),
+    dataDir,
+  }: { tier?: Tier; routinePlanId?: RoutinePlanId; status?: string; periodEnd?: Date | null; startedAt?: Date; dataDir?: string } = {},
 ) {
   const product = PRODUCTS[routinePlanId];
   const [planId, planName, priceMinor] = (product.plans as Record<string, readonly [string, string, number]>)[tier] ?? [tier, `${tier} plan`, 999];
-  const db = open();
+  const db = open(dataDir);
   try {
     const now = new Date();
     const end = periodEnd !== undefined ? periodEnd : tier === "single_payment" ? null : new Date(now.getTime() + (tier === "monthly" ? 30 : 365) * 86_400_000);
@@ -100,11 +108,15 @@ export function entitlementsOf(userId: string): StoredEntitlement[] {
 }
 
 /** A member with a signed-in session in `context` (the signed gc_session cookie). */
-export async function signedInMember(context: BrowserContext, baseURL: string, { subscription, role = "user" }: { subscription?: Tier; role?: "user" | "admin" } = {}) {
+export async function signedInMember(
+  context: BrowserContext,
+  baseURL: string,
+  { subscription, role = "user", dataDir = E2E_DATA_DIR }: { subscription?: Tier; role?: "user" | "admin"; dataDir?: string } = {},
+) {
   const email = uniqueEmail("member");
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
-  const db = open();
+  const db = open(dataDir);
   try {
     const now = new Date();
     db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, email, role, "UTC", stored(now));
@@ -112,9 +124,9 @@ export async function signedInMember(context: BrowserContext, baseURL: string, {
   } finally {
     db.close();
   }
-  if (subscription) seedSubscription(userId, subscription);
-  // The server generated its dev secret in the e2e data folder when it started.
-  const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(E2E_DATA_DIR, "dev-secrets.json"), "utf8"));
+  if (subscription) seedEntitlement(userId, { tier: subscription, dataDir, routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin" });
+  // The server generated its dev secret in its data folder when it started.
+  const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir, "dev-secrets.json"), "utf8"));
   const value = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
   await context.addCookies([{ name: "gc_session", value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   return { email, userId };

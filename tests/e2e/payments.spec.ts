@@ -253,6 +253,40 @@ test.describe("offers and payments", () => {
     expect(await countdownSeconds(page)).toBeGreaterThanOrEqual(598);
   });
 
+  test("a countdown that has run out is gone: no timer, no 'left for discount', never a live 0:00, the same price", async ({ page, context }, testInfo) => {
+    await page.goto("/subscribe");
+    expect(await countdownSeconds(page)).toBeGreaterThan(590);
+    const annual = page.getByRole("article", { name: "Annual Plan" });
+    if (jsEnabled(testInfo)) {
+      // Two seconds before the deadline (the server's clock moved on): it ticks out and disappears.
+      await context.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(597_000) });
+      await page.reload();
+      await hydrated(page, testInfo);
+      expect(await countdownSeconds(page)).toBeLessThanOrEqual(3);
+      await expect(page.getByText(/Offer expires in/)).toHaveCount(0, { timeout: 8_000 });
+      await expect(page.getByText(/left for discount/)).toHaveCount(0);
+    }
+    // The same visitor comes back ten minutes after their first view.
+    await context.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(10 * 60_000) });
+    await page.reload();
+    await expect(page.locator("[data-countdown]")).toHaveCount(0);
+    await expect(page.getByText(/Offer expires/)).toHaveCount(0);
+    await expect(page.getByText(/left for discount/)).toHaveCount(0);
+    await expect(page.getByText("Save 40%", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Claim My Discount" })).toHaveCount(0);
+    await expect(page.getByText(/\b0:00\b/)).toHaveCount(0);
+    // The price shown is still the price charged.
+    await expect(annual.getByText("$59", { exact: true })).toBeVisible();
+    await expect(annual.getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" })).toBeVisible();
+
+    // Someone else's first view starts their own countdown.
+    const fresh = await context.browser()!.newContext({ javaScriptEnabled: jsEnabled(testInfo) });
+    const other = await fresh.newPage();
+    await other.goto(page.url());
+    expect(await countdownSeconds(other)).toBeGreaterThan(590);
+    await fresh.close();
+  });
+
   test("FAQ: one item open at a time, and it closes again", async ({ page }) => {
     await page.goto("/sales");
     const items = page.locator("details");
