@@ -91,8 +91,8 @@ export type StoredEntitlement = {
   states: number;
 };
 
-export function entitlementsOf(userId: string): StoredEntitlement[] {
-  const db = open();
+export function entitlementsOf(userId: string, dataDir?: string): StoredEntitlement[] {
+  const db = open(dataDir);
   try {
     return db
       .prepare(
@@ -132,8 +132,8 @@ export async function signedInMember(
   return { email, userId };
 }
 
-export function userIdOf(email: string): string {
-  const db = open();
+export function userIdOf(email: string, dataDir?: string): string {
+  const db = open(dataDir);
   try {
     const row = db.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email) as { id: string } | undefined;
     if (!row) throw new Error(`no user ${email}`);
