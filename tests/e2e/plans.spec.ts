@@ -311,3 +311,28 @@ test.describe("several plans, one followed", () => {
     expect(refused.status()).toBe(400);
   });
 });
+
+test.describe("answers on the account", () => {
+  test("a member's quiz answers personalise their plan, and taking the quiz again updates it", async ({ page, context, baseURL }) => {
+    const { userId } = await signedInMember(context, baseURL!);
+    seedEntitlement(userId, { tier: "monthly" });
+    await takeQuiz(page, baseURL!, "/quiz", { skinType: "oily", mainConcern: ["acne"] });
+    await page.goto("/home");
+    await expect(page.getByTestId("plan-reason")).toHaveText("For your oily, acne-prone skin");
+    await expect(page.getByText("Personalized", { exact: true })).toBeVisible();
+
+    await takeQuiz(page, baseURL!, "/quiz", { skinType: "dry", mainConcern: ["fine-lines"] });
+    await page.goto("/home");
+    await expect(page.getByTestId("plan-reason")).toHaveText("For your dry skin and fine lines");
+    await page.getByRole("link", { name: "Do Today's Routine" }).click();
+    await expect(page.getByRole("list", { name: "Steps" }).getByRole("link", { name: "Step 1: Cream Cleanse" })).toBeVisible();
+
+    // The answers are the account's now: another device (no quiz cookies) sees the same plan.
+    const other = await context.browser()!.newContext({ javaScriptEnabled: jsEnabled(test.info()) });
+    await other.addCookies((await context.cookies()).filter((c) => c.name === "gc_session"));
+    const phone = await other.newPage();
+    await phone.goto(`${baseURL}/home`);
+    await expect(phone.getByTestId("plan-reason")).toHaveText("For your dry skin and fine lines");
+    await other.close();
+  });
+});

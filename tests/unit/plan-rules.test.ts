@@ -113,3 +113,20 @@ describe("plan rule lint", () => {
     expect(lintPlanRules(doc, [])[0].message).toMatch(/its quizzes: none/);
   });
 });
+
+describe("answers on the account", () => {
+  it("keeps the newest result per quiz: an older one arriving late never replaces it", async () => {
+    const { db } = await import("~/utils/db.server");
+    const { rememberAnswers, memberAnswers } = await import("~/members/answers.server");
+    const user = await db.user.create({ data: { email: `answers-${crypto.randomUUID()}@glowcoach.test` } });
+    await rememberAnswers(user.id, [{ funnel: "skin", answers: { skinType: "dry" }, at: "2026-11-02T10:00:00.000Z" }]);
+    // A checkout started before the quiz was taken again is fulfilled late, with the old answers.
+    await rememberAnswers(user.id, [{ funnel: "skin", answers: { skinType: "oily" }, at: "2026-11-01T10:00:00.000Z" }]);
+    await rememberAnswers(user.id, [{ funnel: "makeup", answers: { skinType: "oily" }, at: "2026-11-01T10:00:00.000Z" }]);
+    const sets = await memberAnswers(user.id);
+    expect(sets.find((s) => s.funnel === "skin")).toEqual({ funnel: "skin", answers: { skinType: "dry" }, at: "2026-11-02T10:00:00.000Z" });
+    expect(sets).toHaveLength(2);
+    await rememberAnswers(user.id, [{ funnel: "skin", answers: { skinType: "sensitive" }, at: "2026-11-03T10:00:00.000Z" }]);
+    expect((await memberAnswers(user.id)).find((s) => s.funnel === "skin")?.answers).toEqual({ skinType: "sensitive" });
+  });
+});
