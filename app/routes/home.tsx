@@ -99,7 +99,7 @@ function MemberHome({ view }: { view: MemberView }) {
             </h1>
             <p className="mt-2 max-w-xl text-muted">{plan?.description ?? "We're preparing your routine. Please check back soon."}</p>
             {plan?.reason ? (
-              <p className="mt-3 inline-flex items-center gap-2 font-semibold text-rose-700" data-testid="plan-reason">
+              <p className="mt-3 flex items-center gap-2 font-semibold text-rose-700" data-testid="plan-reason">
                 <CheckIcon className="h-4 w-4" /> {plan.reason}
               </p>
             ) : null}
