@@ -6,7 +6,8 @@ import { createUserSession } from "~/auth/session.server";
 import { signInByEmail } from "~/auth/users.server";
 import { checkPayment } from "~/payments/payment-success.server";
 import { db } from "~/utils/db.server";
-import { entitlementHistory, entitlementsOf } from "~/billing/entitlements.server";
+import { allCurrentStates, entitlementHistory, entitlementsOf } from "~/billing/entitlements.server";
+import { activeSubscriptions } from "~/admin/metrics";
 import { switchPlanLocally } from "~/payments/portal.server";
 
 async function localCheckout(path: string, planId: string, visitorId: string) {
@@ -158,6 +159,7 @@ describe("one purchase per product, and history instead of overwriting", () => {
     await completeLocalCheckout({ id: started.url.split("/").pop()!, visitorId: "visitor-switch", user: member, email: member.email });
     const [annual] = await entitlementsOf(member.id);
 
+    const countsBefore = activeSubscriptions(await allCurrentStates(), new Date());
     expect(await switchPlanLocally(member.id, annual.id, "annual")).toBeNull(); // already on it
     expect(await switchPlanLocally(member.id, annual.id, "lifetime")).toBeNull(); // not a plan of this offer
     const stranger = await signInByEmail(`stranger-${Date.now()}@example.com`);
@@ -172,6 +174,9 @@ describe("one purchase per product, and history instead of overwriting", () => {
       ["purchase", "annual", 5900],
       ["portal:switch", "monthly", 999],
     ]);
+    // The admin's active plans follow the current state: one annual fewer, one monthly more.
+    const countsAfter = activeSubscriptions(await allCurrentStates(), new Date());
+    expect([countsAfter.annual - countsBefore.annual, countsAfter.monthly - countsBefore.monthly, countsAfter.lifetime - countsBefore.lifetime]).toEqual([-1, 1, 0]);
     // Revenue counts the purchase once; a switch is not a purchase.
     expect(await db.analyticsEvent.count({ where: { name: "purchase", visitorId: "visitor-switch" } })).toBe(1);
   });
