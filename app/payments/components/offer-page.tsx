@@ -77,7 +77,17 @@ export function OfferPage() {
             <p className="text-sm">{checkoutError.description}</p>
           </div>
         ) : null}
-        {owned ? <OwnedNotice owned={owned} alert={!!actionData && "alreadyOwned" in actionData} /> : null}
+        {owned ? (
+          <OwnedNotice owned={owned} alert={!!actionData && "alreadyOwned" in actionData} />
+        ) : actionData && "alreadyOwned" in actionData ? (
+          // A page opened before this purchase: the server refused a second checkout; say why.
+          <div role="alert" className="mx-auto mt-4 max-w-xl rounded-2xl border border-sage/30 bg-[#f1f5f1] px-4 py-3 text-center">
+            <p className="font-semibold">{actionData.alreadyOwned}</p>
+            <Link to="/home" className="mt-2 inline-block font-semibold text-rose-700 underline underline-offset-2">
+              Go to My Plan
+            </Link>
+          </div>
+        ) : null}
         {offer.sections.map((section, i) => (
           <Section key={i} section={section} first={i === 0} />
         ))}
