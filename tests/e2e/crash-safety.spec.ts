@@ -97,7 +97,8 @@ test("SIGKILL while members finish routines loses nothing that was acknowledged"
     const acked: Acknowledged = { steps: new Set(), finished: new Set() };
     // Everyone starts at once; the server dies part-way through.
     const running = Promise.allSettled(members.map((member) => doRoutine(member, acked)));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Part-way: once some steps are acknowledged (on a busy machine that can take a while).
+    for (const deadline = Date.now() + 20_000; acked.steps.size < 5 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
     const died = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGKILL");
     await died;

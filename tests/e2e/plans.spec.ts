@@ -5,7 +5,7 @@
  * Then what a member who already has a product sees, and switching monthly ↔ annual.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { uniqueEmail } from "./accounts";
+import { uniqueEmail, useOwnIp } from "./accounts";
 import { entitlementsOf, seedEntitlement, signedInMember, userIdOf } from "./members-helpers";
 import { takeQuiz } from "./quiz-helpers";
 import { E2E_DB, jsEnabled } from "./support";
@@ -162,6 +162,8 @@ test.describe("each purchase delivers its own plan, personal to the buyer's answ
     test(`${p.name}: quiz → offer → payment → home and player`, async ({ page, baseURL }, testInfo) => {
       // Phones check one answer set per offer; desktops both.
       test.skip(testInfo.project.name.startsWith("phone") && p !== purchases.find((q) => q.offer === p.offer), "one answer set per offer at phone width");
+      // Payment success e-mails a sign-in link, and sign-in e-mails are limited per client address.
+      await useOwnIp(page.context());
       await takeQuiz(page, baseURL!, p.quiz, p.answers);
       await page.getByRole("link", { name: p.cta }).click();
       await expect(page).toHaveURL(p.offer);
