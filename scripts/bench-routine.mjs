@@ -8,6 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
+import { grantPlan } from "./seed-entitlement.mjs";
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
 const PLAN = "clear-healthy-skin";
@@ -15,7 +16,7 @@ const STEPS = 6;
 
 const stored = (date) => date.toISOString().replace("Z", "+00:00");
 
-/** Members with a session and today's six steps done, written straight into the database. */
+/** Members with a session, the plan, and today's six steps done, written straight into the database. */
 async function seedMembers(dataDir, sessionSecret) {
   const db = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
   const now = new Date();
@@ -31,6 +32,7 @@ async function seedMembers(dataDir, sessionSecret) {
       const sessionId = crypto.randomBytes(24).toString("base64url");
       user.run(id, `bench-${i}-${id.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now), today);
       session.run(sessionId, id, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
+      grantPlan(db, id, PLAN, { at: now });
       for (let n = 1; n <= STEPS; n++) step.run(id, PLAN, today, n, stored(now));
       members.push({ id, sessionId });
     }

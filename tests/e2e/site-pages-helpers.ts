@@ -4,6 +4,7 @@
  */
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
+import { seedEntitlement } from "./members-helpers";
 import { E2E_DB } from "./support";
 
 export const DAY_MS = 86_400_000;
@@ -41,16 +42,7 @@ export function seedUser(email: string, role = "user"): string {
 }
 
 export function seedSubscriptionAt(userId: string, tier: "monthly" | "annual" | "single_payment", periodEnd: Date | null, status = "active") {
-  const db = open();
-  try {
-    const now = stored(new Date());
-    db.prepare(
-      `INSERT INTO "Subscription" ("id","userId","tier","status","planName","priceMinor","currency","startedAt","currentPeriodEnd","cancelAtPeriodEnd","stateAt","createdAt","updatedAt")
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-    ).run(crypto.randomUUID(), userId, tier, status, `${tier} plan`, 999, "usd", now, periodEnd ? stored(periodEnd) : null, 0, now, now, now);
-  } finally {
-    db.close();
-  }
+  seedEntitlement(userId, { tier, periodEnd, status, startedAt: new Date(), routinePlanId: tier === "single_payment" ? "crease-free" : "clear-healthy-skin" });
 }
 
 export function seedCompletion(userId: string, date: string) {
