@@ -41,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.kind === "full" ? session.user.role : "user", verified: session.kind === "full" } : null;
   return data(
     // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
-    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks, user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId, pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null },
+    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])), user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId, pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null },
     { headers },
   );
 }

@@ -10,6 +10,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { codeInMailbox } from "./bench-cookies.mjs";
+import { grantPlan } from "./seed-entitlement.mjs";
 
 const MEMBERS = Number(process.env.LOAD_MEMBERS ?? 200);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -178,6 +179,17 @@ export async function benchLoad({ base, dataDir }) {
         await member.logOut(ignore);
       })
     );
+  }
+
+  // Each member has bought the plan (the player is for members who own it).
+  const writer = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
+  try {
+    for (const member of members) {
+      const row = writer.prepare(`SELECT "id" FROM "User" WHERE "email" = ?`).get(member.email);
+      grantPlan(writer, row.id, PLAN);
+    }
+  } finally {
+    writer.close();
   }
 
   const latencies = new Map();

@@ -16,6 +16,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { createCookie } from "@remix-run/node";
 import { startThrowawayPostgres } from "./postgres.mjs";
+import { ENTITLEMENT_INSERT, STATE_INSERT, planRows } from "./seed-entitlement.mjs";
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
 /** Members who warm the route up first; their completions are deleted before the measured bursts. */
@@ -33,7 +34,7 @@ const SETUPS = [
 export async function openDatabase(setup, dataDir, postgresUrl) {
   if (setup.database === "sqlite") {
     const db = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
-    const stored = (value) => (value instanceof Date ? value.toISOString().replace("Z", "+00:00") : value);
+    const stored = (value) => (value instanceof Date ? value.toISOString().replace("Z", "+00:00") : typeof value === "boolean" ? Number(value) : value);
     return {
       async insertMany(sql, rows) {
         const statement = db.prepare(sql);
@@ -76,7 +77,7 @@ export async function openDatabase(setup, dataDir, postgresUrl) {
   };
 }
 
-/** Members with a session, written straight into the database; `steps` of today's six done. */
+/** Members with a session and the plan, written straight into the database; `steps` of today's six done. */
 export async function seedMembers(db, sessionSecret, count, steps, label) {
   const now = new Date();
   const today = now.toISOString().slice(0, 10); // members without a zone live in UTC
@@ -84,17 +85,25 @@ export async function seedMembers(db, sessionSecret, count, steps, label) {
   const users = [];
   const sessions = [];
   const done = [];
+  const entitlements = [];
+  const states = [];
   for (let i = 0; i < count; i++) {
     const id = crypto.randomUUID();
     const sessionId = crypto.randomBytes(24).toString("base64url");
     users.push([id, `${label}-${i}-${id.slice(0, 8)}@glowcoach.test`, "user", "UTC", now, now, today]);
     sessions.push([sessionId, id, new Date(now.getTime() + 30 * 86_400_000), now]);
+    const bought = planRows(id, PLAN, { at: now });
+    entitlements.push(bought.entitlement);
+    states.push(bought.state);
     for (let n = 1; n <= steps; n++) done.push([id, PLAN, today, n, now]);
     members.push({ id, sessionId });
   }
   // Verified members whose day is held (they did today's steps, so the day's zone is fixed).
   await db.insertMany(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`, users);
   await db.insertMany(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessions);
+  // Each has bought the plan (the routine is for members who paid for it).
+  await db.insertMany(ENTITLEMENT_INSERT, entitlements);
+  await db.insertMany(STATE_INSERT, states);
   if (done.length) await db.insertMany(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`, done);
   const cookie = createCookie("gc_session", { secrets: [sessionSecret] });
   for (const member of members) member.cookie = (await cookie.serialize(member.sessionId)).split(";")[0];

@@ -1,10 +1,15 @@
 // `npm run funnels:check`: lints funnels/*.json against each other, the content dataset and
-// the app's pages (app/funnels/lint.ts). Exits 1 on any error; warnings alone pass.
+// the app's pages (app/funnels/lint.ts), and the content documents against each other: their
+// references and the routine plans' rules (app/content/content-lint.ts). Exits 1 on any
+// error; warnings alone pass.
 import fs from "node:fs";
 import { z } from "zod";
 import { readAppRoutes } from "../app/funnels/app-routes.server";
 import { readEmbeddedDataset } from "../app/content/embedded-dataset";
+import { lintContent } from "../app/content/content-lint";
 import { lintFunnels, type FunnelFile } from "../app/funnels/lint";
+import { resolveFunnel } from "../app/funnels/resolve";
+import type { Funnel } from "../app/funnels/schema";
 
 const Config = z.object({
   $comment: z.string().optional(),
@@ -28,9 +33,19 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const dataset = readEmbeddedDataset();
 const files = readFunnelFiles();
 const { pendingRoutes } = Config.parse(JSON.parse(fs.readFileSync("scripts/funnels-check.config.json", "utf8")));
-const { errors, warnings } = lintFunnels({ files, dataset, appRoutes: readAppRoutes(), pendingRoutes });
+const funnelReport = lintFunnels({ files, dataset, appRoutes: readAppRoutes(), pendingRoutes });
+const shared = new Map<string, unknown>(dataset.filter((d) => d._type === "question").map((d) => [d._id, d]));
+const funnels = new Map<string, Funnel>();
+for (const doc of dataset.filter((d) => d._type === "funnel")) {
+  const result = resolveFunnel(doc, shared);
+  if (result.ok) funnels.set(doc._id, result.funnel);
+}
+const contentReport = lintContent(dataset, funnels);
+const errors = [...funnelReport.errors, ...contentReport.errors];
+const warnings = [...funnelReport.warnings, ...contentReport.warnings];
 
 for (const error of errors) console.log(error);
 for (const warning of warnings) console.log(`warning: ${warning}`);
-console.log(`funnels:check: ${plural(files.length, "funnel")}, ${plural(errors.length, "error")}, ${plural(warnings.length, "warning")}`);
+const plans = dataset.filter((d) => d._type === "plan").length;
+console.log(`funnels:check: ${plural(files.length, "funnel")}, ${plural(plans, "plan")}, ${plural(errors.length, "error")}, ${plural(warnings.length, "warning")}`);
 process.exitCode = errors.length ? 1 : 0;

@@ -1,6 +1,6 @@
 /**
- * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Routine plans,
- * Tutorials, Pages (landing, partnerships, members' home, legal pages), Settings.
+ * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Routine plans (and
+ * their products), Tutorials, Pages (landing, partnerships, members' home, legal pages), Settings.
  * Singletons open straight into their one document.
  */
 import { CogIcon, DocumentsIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon } from "@sanity/icons";
@@ -27,7 +27,10 @@ export const structure: StructureResolver = (S) =>
             ]),
         ),
       S.documentTypeListItem("offer").title("Offers").icon(TagIcon),
-      S.documentTypeListItem("plan").title("Routine plans").icon(ProjectsIcon),
+      S.listItem()
+        .title("Routine plans")
+        .icon(ProjectsIcon)
+        .child(S.list().title("Routine plans").items([S.documentTypeListItem("plan").title("Plans"), S.documentTypeListItem("product").title("Products")])),
       S.listItem()
         .title("Tutorials")
         .icon(PlayIcon)
@@ -35,7 +38,7 @@ export const structure: StructureResolver = (S) =>
           S.list()
             .title("Tutorials")
             .items([
-              S.documentTypeListItem("tutorialStep").title("Tutorial steps"),
+              S.documentTypeListItem("tutorialStep").title("Tutorial pages"),
               singleton(S, "tutorialSettings", "tutorialSettings", "Tutorial footer and completion page"),
             ]),
         ),

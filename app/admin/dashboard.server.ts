@@ -4,8 +4,8 @@
  */
 import { data, redirect } from "@remix-run/node";
 import { requireAdmin } from "~/auth/guards.server";
-import { getActivePlan, getFunnels } from "~/content/content.server";
-import { viewOf } from "~/billing/subscriptions.server";
+import { getFunnels } from "~/content/content.server";
+import { allCurrentStates, entitlementsOf, findEntitlement } from "~/billing/entitlements.server";
 import { currentStreak, localDate } from "~/members/calendar";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
@@ -44,22 +44,20 @@ async function funnelInfos(): Promise<FunnelInfo[]> {
   }));
 }
 
-/** Buyers: a purchase event names its member, or its checkout session leads to the subscription. */
+/** Buyers: a purchase event names its member, or its checkout session leads to the entitlement. */
 async function buyersSince(since: Date): Promise<Buyer[]> {
   const purchases = (await db.analyticsEvent.findMany({ where: { name: "purchase", createdAt: { gte: since } }, select: EVENT_SELECT })).map(toRow);
   if (purchases.length === 0) return [];
-  const sessionIds = purchases.map((p) => p.props.checkoutSessionId).filter((id): id is string => typeof id === "string");
-  const subs = sessionIds.length
-    ? await db.subscription.findMany({ where: { stripeCheckoutSessionId: { in: sessionIds } }, select: { userId: true, stripeCheckoutSessionId: true } })
-    : [];
-  const userBySession = new Map(subs.map((s) => [s.stripeCheckoutSessionId, s.userId]));
   const history = (
     await db.analyticsEvent.findMany({ where: { visitorId: { in: [...new Set(purchases.map((p) => p.visitorId))] }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })
   ).map(toRow);
-  return purchases.flatMap((p) => {
-    const userId = p.userId ?? userBySession.get(String(p.props.checkoutSessionId));
-    return userId ? [{ userId, funnel: attributeToFunnel(p, history), purchasedAt: p.createdAt }] : [];
-  });
+  const buyers: Buyer[] = [];
+  for (const p of purchases) {
+    const sessionId = typeof p.props.checkoutSessionId === "string" ? p.props.checkoutSessionId : null;
+    const userId = p.userId ?? (sessionId ? (await findEntitlement({ stripeCheckoutSessionId: sessionId }))?.userId : undefined);
+    if (userId) buyers.push({ userId, funnel: attributeToFunnel(p, history), purchasedAt: p.createdAt });
+  }
+  return buyers;
 }
 
 export function parsePeriod(value: string | null): Period {
@@ -67,23 +65,13 @@ export function parsePeriod(value: string | null): Period {
 }
 
 /**
- * Where each member came from: their purchase (by the event's userId, or their subscription's
- * checkout session) leads to the buying visitor, whose funnel and first landing are known.
+ * Where each member came from: their first purchase (the event's userId) leads to the buying
+ * visitor, whose funnel and first landing are known.
  */
-async function memberSources(users: { id: string; subscription: { stripeCheckoutSessionId: string | null } | null }[], titles: Map<string, string>) {
+async function memberSources(userIds: string[], titles: Map<string, string>) {
   const sources = new Map<string, { funnel: string | null; answers: number; utmSource: string | null; referrer: string | null }>();
-  if (users.length === 0) return sources;
-  const sessionOwner = new Map(users.flatMap((u) => (u.subscription?.stripeCheckoutSessionId ? [[u.subscription.stripeCheckoutSessionId, u.id] as const] : [])));
-  const purchases = (
-    await db.analyticsEvent.findMany({
-      where: {
-        name: "purchase",
-        OR: [{ userId: { in: users.map((u) => u.id) } }, ...[...sessionOwner.keys()].map((id) => ({ props: { contains: JSON.stringify(id) } }))],
-      },
-      orderBy: { createdAt: "asc" },
-      select: EVENT_SELECT,
-    })
-  ).map(toRow);
+  if (userIds.length === 0) return sources;
+  const purchases = (await db.analyticsEvent.findMany({ where: { name: "purchase", userId: { in: userIds } }, orderBy: { createdAt: "asc" }, select: EVENT_SELECT })).map(toRow);
   const visitors = [...new Set(purchases.map((p) => p.visitorId))];
   const [history, landings] = visitors.length
     ? await Promise.all([
@@ -92,7 +80,7 @@ async function memberSources(users: { id: string; subscription: { stripeCheckout
       ])
     : [[], []];
   for (const purchase of purchases) {
-    const userId = purchase.userId ?? sessionOwner.get(String(purchase.props.checkoutSessionId));
+    const userId = purchase.userId;
     if (!userId || sources.has(userId)) continue;
     const funnel = attributeToFunnel(purchase, history);
     const completed = history.filter((e) => e.name === "funnel_completed" && e.funnel === funnel && e.createdAt <= purchase.createdAt).at(-1);
@@ -111,24 +99,23 @@ async function memberSources(users: { id: string; subscription: { stripeCheckout
 async function findMembers(query: string, at: Date, titles: Map<string, string>) {
   const q = query.trim().toLowerCase();
   if (!q) return [];
-  const [users, plan] = await Promise.all([
-    db.user.findMany({
-      where: { email: { contains: q } },
-      orderBy: { email: "asc" },
-      take: MAX_SEARCH_RESULTS,
-      select: { id: true, email: true, role: true, timeZone: true, subscription: true, planCompletions: { select: { planId: true, date: true } } },
-    }),
-    getActivePlan(),
-  ]);
-  const sources = await memberSources(users, titles);
-  return users.map((u) => {
-    const view = viewOf(u.subscription, at);
-    const dates = u.planCompletions.filter((c) => !plan || c.planId === plan._id).map((c) => c.date);
+  const users = await db.user.findMany({
+    where: { email: { contains: q } },
+    orderBy: { email: "asc" },
+    take: MAX_SEARCH_RESULTS,
+    select: { id: true, email: true, role: true, timeZone: true, activePlanId: true, planCompletions: { select: { planId: true, date: true } } },
+  });
+  const [sources, entitlements] = await Promise.all([memberSources(users.map((u) => u.id), titles), Promise.all(users.map((u) => entitlementsOf(u.id, at)))]);
+  return users.map((u, i) => {
+    const plans = entitlements[i];
+    // The streak of the plan the member follows: the chosen one, else the latest purchase.
+    const followed = u.activePlanId ?? plans.find((p) => p.subscribed)?.routinePlanId ?? null;
+    const dates = u.planCompletions.filter((c) => !followed || c.planId === followed).map((c) => c.date);
     return {
       id: u.id,
       email: u.email,
       role: u.role,
-      subscription: u.subscription ? { tier: view.tier, status: view.status, subscribed: view.subscribed, planName: view.planName } : null,
+      plans: plans.map((p) => ({ tier: p.tier, status: p.status, subscribed: p.subscribed, planName: p.planName, offerId: p.offerId })),
       streak: currentStreak(dates, localDate(at, u.timeZone)),
       source: sources.get(u.id) ?? null,
     };
@@ -146,7 +133,7 @@ export async function dashboardView(request: Request) {
   const [events, funnels, subscriptions, buyers] = await Promise.all([
     db.analyticsEvent.findMany({ where: { createdAt: { gte: since } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
     funnelInfos(),
-    db.subscription.findMany(),
+    allCurrentStates(),
     buyersSince(new Date(at.getTime() - RETENTION_DAYS * DAY_MS)),
   ]);
   // Checkouts and purchases in the window are attributed using their visitors' earlier funnel events too.

@@ -3,7 +3,7 @@
  * subscriptions and the routine completions. The loader (dashboard.server.ts) fetches the
  * rows; everything here is deterministic and unit-tested on seeded data.
  */
-import { viewOf, type Tier } from "~/billing/subscriptions.server";
+import { viewOf, type Tier } from "~/billing/entitlements.server";
 
 export type EventRow = {
   visitorId: string;
@@ -132,7 +132,10 @@ export type SubscriptionRow = Parameters<typeof viewOf>[0] & {};
 
 export type SubscriptionCounts = { monthly: number; annual: number; lifetime: number };
 
-/** Members with a plan they have paid for at `at`, by tier (single_payment is lifetime). */
+/**
+ * Plans paid for at `at`, by tier (single_payment is lifetime): one per entitlement's current
+ * state, so a member who switched from annual to monthly counts once, as monthly.
+ */
 export function activeSubscriptions(rows: NonNullable<SubscriptionRow>[], at: Date): SubscriptionCounts {
   const counts: SubscriptionCounts = { monthly: 0, annual: 0, lifetime: 0 };
   for (const row of rows) {

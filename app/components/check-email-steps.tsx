@@ -3,7 +3,7 @@ export function CheckEmailSteps() {
   const steps = [
     "Check your inbox (and your spam folder) for an e-mail from us.",
     "Click the 'Access My Skincare Plan' button in the e-mail.",
-    "You'll be logged in automatically.",
+    "On the page that opens, press 'Sign in' and you're in.",
   ];
   return (
     <ol className="mt-6 grid gap-3 text-left">

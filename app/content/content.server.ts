@@ -5,11 +5,11 @@
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
-import { ACTIVE_PLAN, ALL_FUNNELS, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, LEGAL_PAGE, OFFER_BY_ID, OFFER_BY_PATH, PARTNERSHIPS_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
+import { ALL_FUNNELS, DEFAULT_PLAN, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, LEGAL_PAGE, OFFER_BY_ID, OFFER_BY_PATH, OFFER_FOR_PLAN, PARTNERSHIPS_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
 import { Offer } from "~/payments/offer-schema";
 import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
-import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "./types";
+import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings } from "./types";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
@@ -170,17 +170,18 @@ export function getLegalPage(slug: LegalPage["slug"]): Promise<LegalPage | null>
   return load(LEGAL_PAGE, { slug }, zodParse(LegalPage));
 }
 
-/** The one active routine plan, or null when none is (the routine button is then disabled). */
-export function getActivePlan(): Promise<Plan | null> {
-  return load(ACTIVE_PLAN, {}, zodParse(Plan));
+/** The plan members who own none see (the spec's one active plan), or null when none is marked. */
+export function getDefaultPlan(): Promise<ResolvedPlan | null> {
+  return load(DEFAULT_PLAN, {}, zodParse(ResolvedPlan));
 }
 
-export function getPlan(id: string): Promise<Plan | null> {
-  return load(PLAN_BY_ID, { id }, zodParse(Plan));
+export function getPlan(id: string): Promise<ResolvedPlan | null> {
+  return load(PLAN_BY_ID, { id }, zodParse(ResolvedPlan));
 }
 
-export function getTutorialStep(number: number): Promise<TutorialStep | null> {
-  return load(TUTORIAL_STEP, { number }, zodParse(TutorialStep));
+/** A tutorial page by its document id (plans list theirs in order). */
+export function getTutorialStep(id: string): Promise<ResolvedTutorialStep | null> {
+  return load(TUTORIAL_STEP, { id }, zodParse(ResolvedTutorialStep));
 }
 
 export async function getTutorialSettings(): Promise<TutorialSettings> {
@@ -202,4 +203,9 @@ export function getOfferByPath(path: string): Promise<Offer | null> {
 
 export function getOfferById(offerId: string): Promise<Offer | null> {
   return load(OFFER_BY_ID, { offerId }, zodParse(Offer));
+}
+
+/** The offer page that sells a routine plan, or null. */
+export function getOfferForPlan(planId: string): Promise<Offer | null> {
+  return load(OFFER_FOR_PLAN, { planId }, zodParse(Offer));
 }

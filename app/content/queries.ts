@@ -22,12 +22,34 @@ export const SITE_SETTINGS = /* groq */ `*[_id == "siteSettings"][0]`;
 
 export const LANDING_PAGE = /* groq */ `*[_id == "page-landing"][0]`;
 
-/** The active plan: the spec fetches only one. The newest edit wins if two are marked active. */
-export const ACTIVE_PLAN = /* groq */ `*[_type == "plan" && isActive == true] | order(_updatedAt desc)[0]`;
+/** A product as pages show it (plans and tutorial pages reference product documents). */
+const PRODUCT = /* groq */ `{_id, _type, name, kind, description, details, howToUse, image, shopUrl}`;
 
-export const PLAN_BY_ID = /* groq */ `*[_type == "plan" && _id == $id][0]`;
+/** A video with the address of its uploaded file (and captions file), when it has one. */
+const VIDEO = /* groq */ `video{..., "fileUrl": file.asset->url, "captions": captions{..., "fileUrl": file.asset->url}}`;
 
-export const TUTORIAL_STEP = /* groq */ `*[_type == "tutorialStep" && number == $number][0]`;
+/** A plan with its references resolved: funnel ids, tutorial page ids, the products themselves. */
+const PLAN = /* groq */ `{
+  ...,
+  "answersFrom": answersFrom[]->id,
+  "tutorial": tutorial[]._ref,
+  "steps": steps[]{..., "video": ${VIDEO}},
+  "products": {
+    "rules": products.rules[]{when, "products": products[]->${PRODUCT}},
+    "otherwise": products.otherwise[]->${PRODUCT}
+  }
+}`;
+
+/** The plan shown to members who own none (the spec fetches one active plan). The newest edit wins if two are marked active. */
+export const DEFAULT_PLAN = /* groq */ `*[_type == "plan" && isActive == true] | order(_updatedAt desc)[0]${PLAN}`;
+
+export const PLAN_BY_ID = /* groq */ `*[_type == "plan" && _id == $id][0]${PLAN}`;
+
+/** A tutorial page by id, with its products. */
+export const TUTORIAL_STEP = /* groq */ `*[_type == "tutorialStep" && _id == $id][0]{..., "recommended": recommended[]->${PRODUCT}, "video": ${VIDEO}}`;
+
+/** The offer that sells a routine plan (its page is where a member without the plan can get it). */
+export const OFFER_FOR_PLAN = /* groq */ `*[_type == "offer" && routinePlan._ref == $planId] | order(path asc)[0]`;
 
 export const TUTORIAL_SETTINGS = /* groq */ `*[_id == "tutorialSettings"][0]`;
 

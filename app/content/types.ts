@@ -33,8 +33,11 @@ export const SiteSettings = z.object({
   }),
   /** The brands page's 'Book Demo' / 'See Example' scheduling page. */
   bookingUrl: z.url({ protocol: /^https$/ }),
-  /** Links in every page's footer (brands page, legal pages). */
-  footerLinks: z.array(z.object({ label: text, href: path })).default([]),
+  /**
+   * Links in every page's footer (the site's and the tutorial's). A link without a page is
+   * not shown, so a marketer can prepare one (Careers) before its page exists.
+   */
+  footerLinks: z.array(z.object({ label: text, href: path.nullish() })).default([]),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
@@ -74,70 +77,203 @@ export const ContentImage = z.object({
 });
 export type ContentImage = z.infer<typeof ContentImage>;
 
-const PlanStep = z.object({ title: text, description: text, image: ContentImage, tips: z.array(text).min(1) });
+/** A reference to another content document, as Sanity stores it. */
+export const Reference = z.object({ _ref: text, _type: z.literal("reference").optional() });
+export type Reference = z.infer<typeof Reference>;
 
-/** A routine plan. Its _id is the plan id in URLs (/plan/:id) and completions: never rename it. */
-export const Plan = z
+/**
+ * A condition on a visitor's answers, as in funnels (app/funnels/schema.ts) and read by the
+ * same engine: `anyOf` (the answer, or one of the chosen values, is one of these) or
+ * `answered`. Several conditions in a rule must all hold.
+ */
+export const RuleCondition = z
   .object({
-    _id: z.string().regex(/^[a-z0-9-]+$/, "must be lower-case letters, digits and dashes"),
-    _type: z.literal("plan"),
-    name: text,
-    description: text,
-    isActive: z.boolean().default(false),
-    stepCount: z.number().int().min(1).max(20).default(6),
-    steps: z.array(PlanStep).min(1),
+    field: z.string().regex(/^[a-z][A-Za-z0-9]*$/, "use the answer's field name, e.g. skinType"),
+    anyOf: z.array(z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use an option's saved value")).min(1).optional(),
+    answered: z.boolean().optional(),
   })
-  .refine((plan) => plan.steps.length === plan.stepCount, { message: "stepCount must equal the number of steps", path: ["stepCount"] });
-export type Plan = z.infer<typeof Plan>;
+  .refine((c) => (c.anyOf === undefined) !== (c.answered === undefined), { message: "give exactly one of anyOf or answered" });
+const when = z.array(RuleCondition).min(1, "a rule needs at least one condition");
 
-const Product = z.object({ name: text, description: text, image: ContentImage });
+/**
+ * A product (or a habit) recommended in plans and tutorials. 'Learn More' opens its details;
+ * the shop link is optional.
+ */
+export const Product = z.object({
+  _id: text,
+  _type: z.literal("product"),
+  name: text,
+  /** "Cleanser", "Primer", "Habit". */
+  kind: text,
+  /** One line on the card. */
+  description: text,
+  /** What 'Learn More' shows: why it helps, what to look for. */
+  details: z.array(text).min(1),
+  howToUse: text.nullish(),
+  image: ContentImage,
+  shopUrl: z.url({ protocol: /^https$/, error: "must be an https:// address" }).nullish(),
+});
+export type Product = z.infer<typeof Product>;
+
+const videoPath = (ext: string) => z.string().regex(new RegExp(`^/videos/[a-z0-9/-]+\\.(${ext})$`), `must be a file under /videos/ (.${ext.replaceAll("|", ", .")})`);
+
+/**
+ * A tutorial video: an uploaded file (Sanity stores `file`; the queries add its address as
+ * `fileUrl`) or a file the app serves from public/videos/ (`url`). Captions likewise. Steps
+ * without a video show their illustration only, never a play button.
+ */
+export const RoutineVideo = z
+  .object({
+    title: text,
+    file: z.object({ asset: Reference }).nullish(),
+    fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
+    url: videoPath("mp4|webm").nullish(),
+    /** The still shown before it plays; the step's illustration when empty. */
+    poster: ContentImage.nullish(),
+    /** "2:40". */
+    duration: z.string().regex(/^\d{1,2}:\d{2}$/, "write the length as m:ss, e.g. 2:40").nullish(),
+    captions: z
+      .object({
+        file: z.object({ asset: Reference }).nullish(),
+        fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
+        url: videoPath("vtt").nullish(),
+        label: text.default("English"),
+        srclang: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "a language code such as en").default("en"),
+      })
+      .refine((c) => c.file || c.fileUrl || c.url, { message: "add a captions file (.vtt) or remove the captions", path: ["url"] })
+      .nullish(),
+  })
+  .refine((v) => v.file || v.fileUrl || v.url, { message: "add a video file or a /videos/ address", path: ["url"] });
+export type RoutineVideo = z.infer<typeof RoutineVideo>;
+
+const PlanStepVariant = z.object({
+  when,
+  /** What changes for these answers; anything left out stays as in the step. */
+  title: text.optional(),
+  description: text.optional(),
+  tips: z.array(text).min(1).optional(),
+  /** Shown to the member as why this step fits them ("Oily skin: a lighter layer"). */
+  note: text.optional(),
+});
+
+const PlanStep = z.object({
+  title: text,
+  description: text,
+  image: ContentImage,
+  tips: z.array(text).min(1),
+  video: RoutineVideo.nullish(),
+  /** Ordered: the first variant whose conditions hold changes the step; none: the step as written. */
+  variants: z.array(PlanStepVariant).default([]),
+});
+export type PlanStep = z.infer<typeof PlanStep>;
+
 const AvoidItem = z.object({ title: text, text: text });
 
-/** One tutorial page, /path1 to /path6. */
-export const TutorialStep = z.object({
-  _id: text,
-  _type: z.literal("tutorialStep"),
-  number: z.number().int().min(1).max(6),
-  title: text,
-  video: z.object({ title: text, duration: text, image: ContentImage }),
-  explanation: z.array(text).min(1),
-  keyMessage: text,
-  tips: z.array(text).length(3),
-  /** 'Recommended for You' (products), or another heading such as 'Lifestyle Essentials'. */
-  recommendedHeading: text.default("Recommended for You"),
-  recommended: z.array(Product).length(2),
-  avoid: z.array(AvoidItem).length(2),
-  next: z.object({ label: text, href: path }),
-});
+/**
+ * A routine plan, as stored: references to the funnels whose answers personalise it, its
+ * tutorial pages and its products. The app reads it through a query that resolves them
+ * (`ResolvedPlan`). Its _id is the plan id in URLs (/plan/:id), entitlements and
+ * completions: never rename it.
+ */
+function planShape<P extends z.ZodType, F extends z.ZodType, T extends z.ZodType>(product: P, funnel: F, tutorialPage: T) {
+  return z
+    .object({
+      _id: z.string().regex(/^[a-z0-9-]+$/, "must be lower-case letters, digits and dashes"),
+      _type: z.literal("plan"),
+      name: text,
+      description: text,
+      /** The plan members who own none see (the spec's one active plan). */
+      isActive: z.boolean().default(false),
+      stepCount: z.number().int().min(1).max(20).default(6),
+      /** The quizzes whose answers personalise this plan, most specific first. */
+      answersFrom: z.array(funnel).default([]),
+      steps: z.array(PlanStep).min(1),
+      /** The tutorial pages, /path1 onwards, in order. */
+      tutorial: z.array(tutorialPage).min(1).max(6),
+      /** Why the plan fits the member ("For your oily, acne-prone skin"); `otherwise` for answers no rule covers. */
+      reasons: z.object({ rules: z.array(z.object({ when, text })).default([]), otherwise: text }),
+      /** Home's 'Tips & Tricks' (4). */
+      homeTips: z.object({ rules: z.array(z.object({ when, tips: z.array(text).length(4) })).default([]), otherwise: z.array(text).length(4) }),
+      /** Products best first: home shows two, the offer page three. */
+      products: z.object({ rules: z.array(z.object({ when, products: z.array(product).min(3) })).default([]), otherwise: z.array(product).min(3) }),
+      /** Home's 'What to Avoid' (2). */
+      avoid: z.array(AvoidItem).length(2),
+    })
+    .refine((plan) => plan.steps.length === plan.stepCount, { message: "stepCount must equal the number of steps", path: ["stepCount"] });
+}
+
+export const Plan = planShape(Reference, Reference, Reference);
+export type Plan = z.infer<typeof Plan>;
+
+/** A plan as the app reads it: funnel ids, tutorial page ids and the products themselves. */
+export const ResolvedPlan = planShape(Product, z.string(), z.string());
+export type ResolvedPlan = z.infer<typeof ResolvedPlan>;
+
+function tutorialStepShape<P extends z.ZodType>(product: P) {
+  return z.object({
+    _id: text,
+    _type: z.literal("tutorialStep"),
+    title: text,
+    /** The illustration; a video, when there is one, plays in its place. */
+    image: ContentImage,
+    video: RoutineVideo.nullish(),
+    explanation: z.array(text).min(1),
+    keyMessage: text,
+    tips: z.array(text).length(3),
+    /** 'Recommended for You' (products), or another heading such as 'Lifestyle Essentials'. */
+    recommendedHeading: text.default("Recommended for You"),
+    recommended: z.array(product).length(2),
+    avoid: z.array(AvoidItem).length(2),
+    /** The next button: "Next: Hydration"; it leads to the plan's next page, or /completion after the last. */
+    nextLabel: text,
+  });
+}
+
+/** One tutorial page of a plan, as stored (products by reference). */
+export const TutorialStep = tutorialStepShape(Reference);
 export type TutorialStep = z.infer<typeof TutorialStep>;
+
+export const ResolvedTutorialStep = tutorialStepShape(Product);
+export type ResolvedTutorialStep = z.infer<typeof ResolvedTutorialStep>;
 
 /** Texts around the tutorial: its footer and the /completion page. */
 export const TutorialSettings = z.object({
   _id: z.literal("tutorialSettings"),
   _type: z.literal("tutorialSettings"),
-  totalSteps: z.number().int().min(1),
-  footer: z.object({
-    tagline: text,
-    links: z.array(z.object({ label: text, href: z.string().regex(/^(\/(?!\/)|#)/).nullable() })).min(1),
-    copyright: text,
+  /** The footer's links are the site settings' footer links. */
+  footer: z.object({ tagline: text, copyright: text }),
+  completion: z.object({
+    title: text,
+    /** {plan} is the plan's name. */
+    message: text,
+    /** Shown when every step of today's routine is done; {count} is the number of steps. */
+    badge: text,
+    /** Shown otherwise; {done} and {count}. */
+    pendingBadge: text,
+    button: z.object({ label: text, href: path }),
+    /** The routine, when today's is not done yet. */
+    pendingButton: text,
+    trustLine: text,
   }),
-  completion: z.object({ title: text, message: text, badge: text, button: z.object({ label: text, href: path }), trustLine: text }),
 });
 export type TutorialSettings = z.infer<typeof TutorialSettings>;
 
-/** The members' home page: fixed cards, motivational lines and the trust footer. */
+/** The members' home page: the lines and invitations around the member's plan. */
 export const HomePage = z.object({
   _id: z.literal("page-home"),
   _type: z.literal("homePage"),
-  tips: z.array(text).length(4),
-  products: z.array(Product).length(2),
-  avoid: z.array(AvoidItem).length(2),
   /**
    * Lines under the week, chosen by the member's state: "start" (no streak), "continue"
    * (a streak, today not done yet), "done" (today done). {streak} is the streak, {next} the day after it.
    */
   motivation: z.array(z.object({ when: z.enum(["start", "continue", "done"]), text: text })).min(3),
   trustFooter: text,
+  /** What signed-out visitors see instead of a plan. */
+  guest: z.object({ title: text, text: text, signInLabel: text, quizLabel: text, quizHref: path }),
+  /** Under the plan of a member who has not answered its quiz; {quiz} links to it. */
+  noAnswers: z.object({ text: text, linkLabel: text }),
+  /** Above the plan picker, for members who own several plans. */
+  pickerTitle: text,
 });
 export type HomePage = z.infer<typeof HomePage>;
 

@@ -99,7 +99,7 @@ const WORDING: Record<LinkEmailKind, (brand: string) => { subject: string; headi
   "sign-in": (brand) => ({
     subject: `Your ${brand} sign-in link`,
     heading: "Your sign-in link",
-    intro: `Sign in to ${brand} to see your personalised skincare plan.`,
+    intro: `Sign in to ${brand} to see your personalised plan.`,
     ignore: "If you didn't ask to sign in, you can safely ignore this e-mail: nobody can sign in without this link or code.",
   }),
   "confirm-registration": (brand) => ({
@@ -121,6 +121,9 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
   const { link, code, brandName, supportEmail } = input;
   const wording = WORDING[input.kind ?? "sign-in"](brandName);
   const intro = wording.intro;
+  // What the link really does: it opens a page with one 'Sign in as …' button (so e-mail
+  // scanners that open links cannot use it up), and pressing that signs you in.
+  const howTo = "Tap the button below, then press 'Sign in' on the page that opens.";
   const codeLine = "Or enter this code on the sign-in page:";
   const expiry = `The link works once and expires in ${minutes(input.expiresInMinutes)}.`;
   const ignore = wording.ignore;
@@ -131,7 +134,7 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
     heading: wording.heading,
     bodyHtml: [
       paragraph("Hi there,"),
-      paragraph(`${intro} Tap the button below.`),
+      paragraph(`${intro} ${howTo}`),
       emailButton(SIGN_IN_BUTTON_LABEL, link),
       codeBlock(codeLine, code),
       paragraph(expiry),
@@ -142,7 +145,7 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
 
   const text = [
     "Hi there,",
-    intro,
+    `${intro} Open this link, then press 'Sign in' on the page that opens.`,
     `${SIGN_IN_BUTTON_LABEL}:\n${link}`,
     `${codeLine} ${code}`,
     expiry,

@@ -52,9 +52,17 @@ export function nextTarget(next: Next, answers: Answers): Target {
   return next[next.length - 1].to;
 }
 
+/**
+ * The first rule whose conditions all hold. Every rule list runs through this: funnel result
+ * and insight rules, and a plan's reasons, products, tips and step variants.
+ */
+export function firstMatch<R extends { when: readonly Condition[] }>(rules: readonly R[], answers: Answers): R | undefined {
+  return rules.find((rule) => allHold(rule.when, answers));
+}
+
 /** The insight a result or insight step shows: first matching rule, else `otherwise`. */
 export function pickInsight(pick: InsightRules, answers: Answers): DocumentRef {
-  return pick.rules.find((rule) => allHold(rule.when, answers))?.insight ?? pick.otherwise;
+  return firstMatch(pick.rules, answers)?.insight ?? pick.otherwise;
 }
 
 // ---------------------------------------------------------------------------

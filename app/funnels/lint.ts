@@ -380,3 +380,62 @@ function summaryProblems({ file, funnel }: Resolved, resolved: Resolved[], files
     );
   });
 }
+
+// ---------------------------------------------------------------------------
+// h. Routine plans: their rules run on the answers of the funnels they name
+
+/** A rule list of a plan: where it is in the document, and its rules' conditions. */
+type RuleList = { path: (string | number)[]; rules: { when: Condition[] }[] };
+
+function planRuleLists(plan: PlanRules): RuleList[] {
+  return [
+    { path: ["reasons", "rules"], rules: plan.reasons?.rules ?? [] },
+    { path: ["homeTips", "rules"], rules: plan.homeTips?.rules ?? [] },
+    { path: ["products", "rules"], rules: plan.products?.rules ?? [] },
+    ...(plan.steps ?? []).map((step, i) => ({ path: ["steps", i, "variants"], rules: step.variants ?? [] })),
+  ];
+}
+
+/** The parts of a plan document the rule checks read (stored or resolved alike). */
+export type PlanRules = {
+  reasons?: { rules?: { when: Condition[] }[] };
+  homeTips?: { rules?: { when: Condition[] }[] };
+  products?: { rules?: { when: Condition[] }[] };
+  steps?: { variants?: { when: Condition[] }[] }[];
+};
+
+/**
+ * The checks a plan's rules get, as a funnel's result rules do: every condition names a field
+ * one of the plan's funnels asks and options that field has, no rule contradicts itself, and
+ * no rule is hidden behind an earlier one. `funnels` are the plan's funnels (answersFrom).
+ */
+export function lintPlanRules(plan: PlanRules, funnels: readonly Funnel[]): FunnelDocumentProblem[] {
+  const questions = funnels.flatMap(questionsOf);
+  const options = new Map<string, Set<string>>();
+  for (const q of questions) options.set(q.field, new Set([...(options.get(q.field) ?? []), ...q.options.map((o) => o.value)]));
+  // Single-choice only when every funnel asking the field asks it that way.
+  const singleChoice = new Set([...options.keys()].filter((field) => questions.filter((q) => q.field === field).every((q) => q.select === "one")));
+  const quizzes = funnels.length ? funnels.map((f) => `"${f.id}"`).join(", ") : "none (add the quizzes whose answers this plan uses)";
+  return planRuleLists(plan).flatMap(({ path, rules }) => {
+    const problems: FunnelDocumentProblem[] = [];
+    rules.forEach((rule, i) =>
+      rule.when.forEach((condition, k) => {
+        const known = options.get(condition.field);
+        if (!known) {
+          problems.push({ path: [...path, i, "when", k, "field"], message: `no quiz of this plan asks "${condition.field}" (its quizzes: ${quizzes})` });
+          return;
+        }
+        condition.anyOf?.forEach((value, m) => {
+          if (!known.has(value)) problems.push({ path: [...path, i, "when", k, "anyOf", m], message: `"${condition.field}" has no option "${value}"` });
+        });
+      }),
+    );
+    // The funnels' own checks for rules that can never match or are never used.
+    for (const message of pickProblems({ rules: rules.map((rule) => ({ when: rule.when, insight: { _ref: "" } })), otherwise: { _ref: "" } }, singleChoice)) {
+      const inner = /^pick\.rules\.(\d+) (.*)$/s.exec(message);
+      // Rules are counted from 1 in messages, as an editor sees the list.
+      if (inner) problems.push({ path: [...path, Number(inner[1])], message: `rule ${Number(inner[1]) + 1} ${inner[2].replace(/pick\.rules\.(\d+)/g, (_all, n: string) => `rule ${Number(n) + 1}`)}` });
+    }
+    return problems;
+  });
+}

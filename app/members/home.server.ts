@@ -1,27 +1,29 @@
 /**
- * What /home shows: the active plan, the member's streak and week, where 'Do Today's
- * Routine' leads, and the fixed cards. Open to everyone (the spec: no guard).
+ * What /home shows. Signed out: an invitation to sign in or take the quiz. Signed in: the plan
+ * the member follows (or the default plan, with the way to get it), made personal by their
+ * answers, their streak and week for it, and a picker when they own several plans.
  */
-import { getSession } from "~/auth/guards.server";
-import { getSubscriptionView } from "~/billing/subscriptions.server";
-import { getActivePlan, getHomePage } from "~/content/content.server";
+import { data, redirect } from "@remix-run/node";
+import { getSession, requireUser } from "~/auth/guards.server";
+import { getHomePage } from "~/content/content.server";
 import type { HomePage } from "~/content/types";
-import { now } from "~/utils/clock.server";
-import { localDate } from "./calendar";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { EMPTY_STREAK, streakData, type StreakData } from "./completions.server";
+import { choosePlan, memberPlan } from "./plans.server";
 import { memberToday } from "./time-zone.server";
 import { logger } from "~/utils/logger.server";
 
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
 
 /**
- * The spec's routing for 'Do Today's Routine': signed out → /login, signed in but not
- * subscribed → /subscribe, subscribed → the active plan; disabled with no plan.
+ * The spec's routing for 'Do Today's Routine': signed out → /login, a plan the member does not
+ * own → its offer page (the default plan's is /subscribe), an owned plan → the player;
+ * disabled with no plan.
  */
-export function routineButton(input: { planId: string | null; signedIn: boolean; subscribed: boolean }): RoutineButton {
+export function routineButton(input: { planId: string | null; signedIn: boolean; owned: boolean; offerPath: string | null }): RoutineButton {
   if (!input.planId) return { state: "disabled" };
   if (!input.signedIn) return { state: "ready", href: `/login?${new URLSearchParams({ redirectTo: "/home" })}` };
-  if (!input.subscribed) return { state: "ready", href: "/subscribe" };
+  if (!input.owned) return input.offerPath ? { state: "ready", href: input.offerPath } : { state: "disabled" };
   return { state: "ready", href: `/plan/${input.planId}` };
 }
 
@@ -34,42 +36,41 @@ export function motivationalLine(lines: HomePage["motivation"], streak: StreakDa
   return line.text.replaceAll("{streak}", String(streak.currentStreak)).replaceAll("{next}", String(streak.currentStreak + 1));
 }
 
-async function subscribedOrProceed(userId: string): Promise<boolean> {
-  try {
-    return (await getSubscriptionView(userId)).subscribed;
-  } catch (error) {
-    // The spec: a subscription check error on the routine button is logged and the routine proceeds.
-    logger.error({ err: error }, "[home] subscription check failed");
-    return true;
-  }
-}
-
 export async function homeView(request: Request) {
   // A purchase session (a browser that paid, address not verified yet) sees its routine here too.
-  const [session, plan, page] = await Promise.all([getSession(request), getActivePlan(), getHomePage()]);
+  const [session, page] = await Promise.all([getSession(request), getHomePage()]);
   const user = session?.user ?? null;
-  let today = localDate(now(), "UTC");
-  let streak = EMPTY_STREAK(today);
-  let subscribed = false;
-  if (user) {
-    ({ today } = await memberToday(user, request));
-    [streak, subscribed] = await Promise.all([
-      plan
-        ? streakData(user.id, plan._id, today).catch((error) => {
-            logger.error({ err: error }, "Failed to fetch streak data");
-            return EMPTY_STREAK(today);
-          })
-        : EMPTY_STREAK(today),
-      subscribedOrProceed(user.id),
-    ]);
+  if (!user) {
+    return { signedIn: false as const, guest: page.guest, trustFooter: page.trustFooter };
   }
+  const [{ today }, member] = await Promise.all([memberToday(user, request), memberPlan(user, request.headers.get("Cookie"))]);
+  const { plan, personal } = member;
+  const streak = plan
+    ? await streakData(user.id, plan._id, today).catch((error) => {
+        logger.error({ err: error }, "Failed to fetch streak data");
+        return EMPTY_STREAK(today);
+      })
+    : EMPTY_STREAK(today);
   return {
-    signedIn: user !== null,
-    plan: plan ? { id: plan._id, name: plan.name, description: plan.description, stepCount: plan.stepCount } : null,
+    signedIn: true as const,
+    plan: personal ? { id: personal.id, name: personal.name, description: personal.description, reason: personal.reason, personalised: personal.personalised, owned: member.owned } : null,
+    quiz: member.quizPath ? { href: member.quizPath, text: page.noAnswers.text, label: page.noAnswers.linkLabel } : null,
+    picker: member.ownedPlans.length > 1 ? { title: page.pickerTitle, plans: member.ownedPlans, current: plan?._id ?? null } : null,
     streak,
     motivation: motivationalLine(page.motivation, streak, today),
-    routine: routineButton({ planId: plan?._id ?? null, signedIn: user !== null, subscribed }),
-    cards: { tips: page.tips, products: page.products, avoid: page.avoid },
+    routine: routineButton({ planId: plan?._id ?? null, signedIn: true, owned: member.owned, offerPath: member.offerPath }),
+    cards: personal ? { tips: personal.homeTips, products: personal.products.slice(0, 2), avoid: personal.avoid } : null,
     trustFooter: page.trustFooter,
   };
+}
+
+/** The plan picker: follow another plan the member owns. */
+export async function homeAction(request: Request) {
+  const user = await requireUser(request);
+  const form = await readFormEntries(request);
+  if (!form.ok) return data({ error: form.error }, { status: form.status });
+  const { intent, planId } = fieldsOf(form.entries);
+  if (intent !== "choose-plan" || typeof planId !== "string") return data({ error: "Please use the buttons on the page." }, { status: 400 });
+  if (!(await choosePlan(user, planId))) return data({ error: "You can only follow a plan you have." }, { status: 400 });
+  return redirect("/home", 303);
 }

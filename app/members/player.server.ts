@@ -1,13 +1,13 @@
 /**
  * The routine player (/plan/:id): which step to show, and the two things a member does
  * there: complete a step, and finish today's routine. Progress lives on the server, keyed
- * by the member's local date, so a reload (or another device) shows the same state.
+ * by the member's local date, so a reload (or another device) shows the same state. The
+ * player is for plans the member owns; anyone else is sent to the plan's offer page.
  */
 import { data, redirect } from "@remix-run/node";
 import { requireAccess } from "~/auth/guards.server";
 import type { SessionUser } from "~/auth/users.server";
-import { getPlan } from "~/content/content.server";
-import type { Plan } from "~/content/types";
+import type { ResolvedPlan } from "~/content/types";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { toastHeader } from "~/utils/toast.server";
@@ -16,16 +16,24 @@ import { purchaseIncludesPlan } from "./routine-access.server";
 import { holdDay, memberToday } from "./time-zone.server";
 import { recordEvent } from "~/analytics/events.server";
 import { logger } from "~/utils/logger.server";
+import { memberPlan, ownedPlanIds } from "./plans.server";
+import { entitlementsOf } from "~/billing/entitlements.server";
+import { getOfferForPlan, getPlan } from "~/content/content.server";
 
 export const FINISH_SUCCESS = { title: "Congratulations! 🎉", description: "You've completed today's routine. Great job building healthy habits!" } as const;
 export const FINISH_FAILURE = { title: "Something went wrong", description: "Please try again or contact support if the problem persists.", variant: "destructive" } as const;
 
 const PLAN_ID = /^[a-z0-9-]{1,80}$/;
 
-async function planOr404(request: Request, id: string | undefined): Promise<Plan> {
-  const plan = id && PLAN_ID.test(id) ? await getPlan(id) : null;
-  if (!plan) throw notFound(request);
-  return plan;
+/**
+ * The plan behind /plan/:id for this member, made personal: 404 for no such plan, and a
+ * plan they do not own sends them to where they can get it.
+ */
+async function ownedPlanOr404(request: Request, user: SessionUser, id: string | undefined) {
+  const member = id && PLAN_ID.test(id) ? await memberPlan(user, request.headers.get("Cookie"), id) : null;
+  if (!member?.plan || !member.personal) throw notFound(request);
+  if (!member.owned) throw redirect(member.offerPath ?? "/home");
+  return { plan: member.plan as ResolvedPlan, personal: member.personal };
 }
 
 /** A step number from a URL or form: an integer 1..count, else null. */
@@ -49,16 +57,16 @@ async function routineMember(request: Request, planId: string | undefined): Prom
 
 export async function playerView(request: Request, planId: string | undefined) {
   const user = await routineMember(request, planId);
-  const plan = await planOr404(request, planId);
+  const { plan, personal } = await ownedPlanOr404(request, user, planId);
   const { today } = await memberToday(user, request);
   const [done, finishedToday] = await Promise.all([stepsDoneOn(user.id, plan._id, today), isDoneOn(user.id, plan._id, today)]);
   const requested = new URL(request.url).searchParams.get("step");
   const step = requested === null ? firstOpenStep(plan.stepCount, done) : parseStep(requested, plan.stepCount);
   if (step === null) throw data(`There is no step ${String(requested).slice(0, 20)} in this plan. Steps go from 1 to ${plan.stepCount}.`, { status: 400 });
-  const current = plan.steps[step - 1];
+  const current = personal.steps[step - 1];
   return {
-    plan: { id: plan._id, name: plan.name, stepCount: plan.stepCount, titles: plan.steps.map((s) => s.title) },
-    step: { number: step, title: current.title, description: current.description, image: current.image, tips: current.tips },
+    plan: { id: plan._id, name: plan.name, reason: personal.reason, stepCount: plan.stepCount, titles: personal.steps.map((s) => s.title) },
+    step: { number: step, title: current.title, description: current.description, image: current.image, tips: current.tips, note: current.note, video: current.video },
     completedSteps: done,
     finishedToday,
   };
@@ -66,9 +74,17 @@ export async function playerView(request: Request, planId: string | undefined) {
 
 type ActionError = { error: string };
 
+/** The same check for the player's forms, without personalising the plan (they only record progress). */
+async function ownedForAction(request: Request, user: SessionUser, id: string | undefined): Promise<ResolvedPlan> {
+  const plan = id && PLAN_ID.test(id) ? await getPlan(id) : null;
+  if (!plan) throw notFound(request);
+  if (!ownedPlanIds(await entitlementsOf(user.id)).includes(plan._id)) throw redirect((await getOfferForPlan(plan._id))?.path ?? "/home", 303);
+  return plan;
+}
+
 export async function playerAction(request: Request, planId: string | undefined, visitorId?: string) {
   const user = await routineMember(request, planId);
-  const plan = await planOr404(request, planId);
+  const plan = await ownedForAction(request, user, planId);
   const form = await readFormEntries(request);
   if (!form.ok) return data<ActionError>({ error: form.error }, { status: form.status });
   const fields = fieldsOf(form.entries);

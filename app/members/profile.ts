@@ -3,7 +3,7 @@
  * Plan, Price, Started, Next Billing (hidden for single_payment), Access Type
  * ('Lifetime Access' for single_payment), and one action.
  */
-import type { SubscriptionView } from "~/billing/subscriptions.server";
+import type { SubscriptionView } from "~/billing/entitlements.server";
 
 export type DetailRow = { label: string; value: string };
 export type ProfileAction = "manage" | "lifetime" | "upgrade";

@@ -1,7 +1,14 @@
-/** The tutorial pages, /path1 to /path6 and /completion (signed in, else /email-instructions). */
+/**
+ * The tutorial pages, /path1 onwards, and /completion (signed in, else /email-instructions):
+ * the tutorial of the plan the member follows (the default plan's for a member without one).
+ */
 import { requireUser } from "~/auth/guards.server";
 import { getSiteSettings, getTutorialSettings, getTutorialStep } from "~/content/content.server";
 import { notFound } from "~/utils/http.server";
+import { stepsDoneOn } from "./completions.server";
+import { videoView } from "./personalise";
+import { memberPlan } from "./plans.server";
+import { memberToday } from "./time-zone.server";
 
 /** The step number in /path1 ... /path6, or null for anything else. */
 export function tutorialStepNumber(pathname: string): number | null {
@@ -9,24 +16,68 @@ export function tutorialStepNumber(pathname: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export async function tutorialStepView(request: Request) {
-  await requireUser(request, "/email-instructions");
-  const number = tutorialStepNumber(new URL(request.url).pathname);
-  const [step, settings, site] = await Promise.all([number ? getTutorialStep(number) : null, getTutorialSettings(), getSiteSettings()]);
-  if (!number || !step) throw notFound(request);
+/** The footer's links: the site settings' links that have a page (one without is not shown). */
+async function footerOf(settings: { footer: { tagline: string; copyright: string } }) {
+  const site = await getSiteSettings();
   return {
-    step,
-    total: settings.totalSteps,
-    percent: Math.round((number / settings.totalSteps) * 100),
-    previousHref: number > 1 ? `/path${number - 1}` : null,
-    footer: { ...settings.footer, brandName: site.brandName, supportEmail: site.supportEmail },
+    ...settings.footer,
+    brandName: site.brandName,
+    supportEmail: site.supportEmail,
+    links: site.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])),
   };
 }
 
+export async function tutorialStepView(request: Request) {
+  const user = await requireUser(request, "/email-instructions");
+  const number = tutorialStepNumber(new URL(request.url).pathname);
+  const [{ plan }, settings] = await Promise.all([memberPlan(user, request.headers.get("Cookie")), getTutorialSettings()]);
+  const id = number && plan ? plan.tutorial[number - 1] : undefined;
+  const step = id ? await getTutorialStep(id) : null;
+  if (!number || !plan || !step) throw notFound(request);
+  const total = plan.tutorial.length;
+  return {
+    planName: plan.name,
+    step: {
+      number,
+      title: step.title,
+      image: step.image,
+      video: videoView(step.video, step.image),
+      explanation: step.explanation,
+      keyMessage: step.keyMessage,
+      tips: step.tips,
+      recommendedHeading: step.recommendedHeading,
+      recommended: step.recommended,
+      avoid: step.avoid,
+      next: { label: step.nextLabel, href: number < total ? `/path${number + 1}` : "/completion" },
+    },
+    total,
+    percent: Math.round((number / total) * 100),
+    previousHref: number > 1 ? `/path${number - 1}` : null,
+    footer: await footerOf(settings),
+  };
+}
+
+/**
+ * /completion: the end of the tutorial. It says today's steps are done only when they are;
+ * otherwise how many are, and the way to the routine.
+ */
 export async function completionView(request: Request) {
-  await requireUser(request, "/email-instructions");
-  const [settings, site] = await Promise.all([getTutorialSettings(), getSiteSettings()]);
-  return { completion: settings.completion, footer: { ...settings.footer, brandName: site.brandName, supportEmail: site.supportEmail } };
+  const user = await requireUser(request, "/email-instructions");
+  const [member, settings, { today }] = await Promise.all([memberPlan(user, request.headers.get("Cookie")), getTutorialSettings(), memberToday(user, request)]);
+  const plan = member.plan;
+  const done = plan && member.owned ? (await stepsDoneOn(user.id, plan._id, today)).length : 0;
+  const count = plan?.stepCount ?? 0;
+  const { completion } = settings;
+  const allDone = count > 0 && done >= count;
+  return {
+    title: completion.title,
+    message: completion.message.replaceAll("{plan}", plan?.name ?? ""),
+    badge: (allDone ? completion.badge : completion.pendingBadge).replaceAll("{count}", String(count)).replaceAll("{done}", String(done)),
+    allDone,
+    button: allDone ? completion.button : { label: completion.pendingButton, href: plan && member.owned ? `/plan/${plan._id}` : (member.offerPath ?? "/home") },
+    trustLine: completion.trustLine,
+    footer: await footerOf(settings),
+  };
 }
 
 export type TutorialFooterData = Awaited<ReturnType<typeof completionView>>["footer"];

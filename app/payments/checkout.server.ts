@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
 import type { SessionUser } from "~/auth/users.server";
+import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billing/entitlements.server";
 import { getFunnelById } from "~/content/content.server";
 import { readFunnelState } from "~/funnels/state.server";
 import { now } from "~/utils/clock.server";
@@ -16,10 +17,14 @@ import type { Offer } from "./offer-schema";
 import { localTestPayments, stripeClient } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
 
-export type CheckoutStart = { ok: true; url: string } | { ok: false; status: number; reason: string };
+export type CheckoutStart =
+  | { ok: true; url: string }
+  | { ok: false; status: number; reason: string }
+  /** The member already has this product: no second checkout (the offer page says what they have). */
+  | { ok: false; status: 409; reason: "already-owned"; owned: EntitlementView };
 
 /** The answers of the most recent funnel result that leads to this offer, if any. */
-export async function funnelContext(offer: Offer, cookieHeader: string | null): Promise<{ funnel?: string; answers?: Record<string, string | string[]> }> {
+export async function funnelContext(offer: Offer, cookieHeader: string | null): Promise<{ funnel?: string; answers?: Record<string, string | string[]>; at?: string }> {
   let best: { funnel: string; at: string; answers: Record<string, string | string[]> } | null = null;
   for (const id of offer.funnels) {
     const funnel = await getFunnelById(id);
@@ -27,7 +32,7 @@ export async function funnelContext(offer: Offer, cookieHeader: string | null): 
     const { result } = await readFunnelState(cookieHeader, funnel);
     if (result && (!best || result.at > best.at)) best = { funnel: id, at: result.at, answers: result.answers };
   }
-  return best ? { funnel: best.funnel, answers: best.answers } : {};
+  return best ? { funnel: best.funnel, answers: best.answers, at: best.at } : {};
 }
 
 /** Stripe metadata: at most 50 keys, values up to 500 characters. */
@@ -50,6 +55,11 @@ export async function startCheckout(input: {
   if (env.paymentsOff) return { ok: false, status: 409, reason: "PAYMENTS=off: nothing is on sale" };
   const plan = pricePlan(input.offer, input.planId);
   if (!plan) return { ok: false, status: 400, reason: `unknown plan "${input.planId}" on offer ${input.offer.offerId}` };
+  const routinePlanId = input.offer.routinePlan._ref;
+  // One purchase per product: a member who has it manages it (the billing portal), never buys it twice.
+  const entitlements = input.user ? await entitlementsOf(input.user.id) : [];
+  const owned = ownedEntitlement(entitlements, routinePlanId);
+  if (owned) return { ok: false, status: 409, reason: "already-owned", owned };
   const context = await funnelContext(input.offer, input.cookieHeader);
 
   await recordEvent({
@@ -63,6 +73,7 @@ export async function startCheckout(input: {
     visitorId: input.visitorId,
     offerId: plan.offerId,
     planId: plan.planId,
+    routinePlanId,
     tier: plan.tier,
     planName: plan.name,
     amountMinor: plan.amountMinor,
@@ -82,7 +93,9 @@ export async function startCheckout(input: {
     return { ok: true, url: `/checkout/test/${id}` };
   }
 
-  const metadata = checkoutMetadata({ plan, visitorId: input.visitorId, ...context });
+  const metadata = checkoutMetadata({ plan, visitorId: input.visitorId, funnel: context.funnel, answers: context.answers });
+  // A member's purchases share one Stripe customer, so the customer portal shows them all.
+  const customer = entitlements.find((e) => e.stripeCustomerId)?.stripeCustomerId;
   try {
     const session = await stripe.checkout.sessions.create({
       mode: plan.interval ? "subscription" : "payment",
@@ -99,10 +112,10 @@ export async function startCheckout(input: {
       ],
       success_url: `${env.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${env.publicUrl}${input.offer.path}`,
-      ...(input.user ? { customer_email: input.user.email } : {}),
+      ...(customer ? { customer } : input.user ? { customer_email: input.user.email } : {}),
       client_reference_id: input.visitorId,
       metadata,
-      ...(plan.interval ? { subscription_data: { metadata } } : { payment_intent_data: { metadata }, customer_creation: "always" as const }),
+      ...(plan.interval ? { subscription_data: { metadata } } : { payment_intent_data: { metadata }, ...(customer ? {} : { customer_creation: "always" as const }) }),
     });
     if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });

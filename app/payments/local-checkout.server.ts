@@ -7,6 +7,7 @@ import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/auth/redirect";
 import type { SessionUser } from "~/auth/users.server";
 import { EmailAddress } from "~/auth/users.server";
+import { entitlementsOf, ownedEntitlement } from "~/billing/entitlements.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { displayPrice, intervalOf, type Tier } from "./catalogue";
@@ -62,6 +63,10 @@ export async function completeLocalCheckout(input: { id: string; visitorId: stri
     const fixed = input.user?.email ?? row.email;
     const email = EmailAddress.safeParse(fixed ?? (typeof input.email === "string" ? input.email : ""));
     if (!email.success) return { status: 400, field: "email", error: email.error.issues[0].message };
+    // Bought in another tab since this checkout began: one purchase per product.
+    if (input.user && row.routinePlanId && ownedEntitlement(await entitlementsOf(input.user.id), row.routinePlanId)) {
+      return { status: 409, error: "You already have this plan, so nothing was charged. Go to your plan from the home page." };
+    }
     await fulfilCheckout({ checkoutSessionId: row.id, email: email.data, offerId: row.offerId, planId: row.planId, at: now() });
   }
   return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, 303);

@@ -10,6 +10,7 @@
  *   {time}         the countdown ("9:59")              — in countdown texts
  */
 import { z } from "zod";
+import { Reference } from "../content/types";
 
 const text = z.string().trim().min(1);
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and dashes");
@@ -61,8 +62,15 @@ export const OfferSection = z.discriminatedUnion("_type", [
   z.object({
     _type: z.literal("lockedProducts"),
     title: text,
+    /** Shown when the products were chosen from the visitor's answers. */
     subtitle: text.optional(),
-    products: z.array(z.object({ name: text, kind: text, fitLabel: text, fitPercent: z.number().int().min(0).max(100), locked: z.boolean() })).min(1),
+    /** Shown to a visitor without answers: the plan's general products, and no claim they were matched. */
+    generalSubtitle: text.optional(),
+    /**
+     * One card per fit, in order: the routine plan's products for the visitor's answers fill
+     * them, best first (the plan's product rules, as in the member's plan).
+     */
+    fits: z.array(z.object({ fitLabel: text, fitPercent: z.number().int().min(0).max(100), locked: z.boolean() })).min(1).max(3),
     unlock: z.object({ label: text, href: anchor }),
   }),
   z.object({
@@ -104,6 +112,8 @@ export const Offer = z
     description: text,
     /** Funnels whose results lead here: their answers go with the checkout. */
     funnels: z.array(id).default([]),
+    /** The routine plan every plan of this offer unlocks (a plan document). */
+    routinePlan: Reference,
     /** Seconds on the countdown (the spec's 599); none when the page has no countdown. */
     countdownSeconds: z.number().int().min(1).max(24 * 60 * 60).optional(),
     /** What a plan button says while its checkout is being created. */

@@ -19,6 +19,7 @@ import { getSession } from "~/auth/guards.server";
 import { sendSignInLink } from "~/auth/login.server";
 import { startSession } from "~/auth/session.server";
 import { now } from "~/utils/clock.server";
+import { getPlan } from "~/content/content.server";
 import { db } from "~/utils/db.server";
 import { toastHeader } from "~/utils/toast.server";
 import type { Tier } from "./catalogue";
@@ -33,7 +34,7 @@ export type PaymentState =
   | { state: "unverified" }
   | { state: "pending" }
   | { state: "canceled"; offerPath: string }
-  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; access: PaidAccess };
+  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; access: PaidAccess; routinePlan: string | null };
 
 /** What this browser can do with the purchase now: everything, this routine, or sign in first. */
 export type PaidAccess = "signed-in" | "purchase" | "sign-in-by-link";
@@ -62,6 +63,7 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
     at: new Date(session.created * 1000),
     customerId: typeof session.customer === "string" ? session.customer : (session.customer?.id ?? null),
     subscriptionId: typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null),
+    paymentIntentId: typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null),
   });
 }
 
@@ -123,5 +125,7 @@ export async function checkPayment(input: { request: Request; visitorId: string;
     email: row.email,
     emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null,
     access: session?.user.id !== row.userId ? "sign-in-by-link" : session.kind === "full" ? "signed-in" : "purchase",
+    // The routine plan this purchase unlocked, by name ("Your Crease-Free Makeup routine is now active").
+    routinePlan: row.routinePlanId ? ((await getPlan(row.routinePlanId))?.name ?? null) : null,
   };
 }

@@ -4,19 +4,23 @@
  * - The raw body's signature is verified first; a bad one is a 400 and nothing is written.
  * - Idempotent by event id: an event already applied is acknowledged and skipped. Applying
  *   is itself repeatable (same event → same row), so two concurrent deliveries are harmless.
- * - Order-safe: every change is dated by the event's `created`; applyEntitlement ignores
- *   anything older than what the row already reflects.
+ * - Order-safe: every change is dated by the event's `created`; applyEntitlementChange
+ *   ignores anything older than the entitlement's current state.
+ * - Each Stripe subscription and each one-time payment is its own entitlement, so news about
+ *   one purchase never touches another (a member may own several products).
  * - An event about a subscription we cannot place yet (an invoice before its subscription)
  *   answers 503, so Stripe delivers it again later, as it does for any non-2xx answer.
  */
 import { z } from "zod";
 import { accountForPurchase } from "~/auth/users.server";
+import { applyEntitlementChange, entitlementsOf, entitlementsOfCustomer, findEntitlement, type EntitlementChange, type EntitlementView, type Tier } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { pricePlan, type Tier } from "./catalogue";
-import { applyEntitlement, fulfilCheckout, FulfilmentError, type EntitlementChange } from "./fulfilment.server";
+import { findPlan, intervalOf } from "./catalogue";
+import { fulfilCheckout, FulfilmentError } from "./fulfilment.server";
+import type { Offer } from "./offer-schema";
 import { stripeClient, verifyWebhook } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
 
@@ -44,6 +48,7 @@ const CheckoutSessionObject = z.object({
   payment_status: z.string().nullish(),
   customer: idOf,
   subscription: idOf,
+  payment_intent: idOf,
   customer_email: z.string().nullish(),
   customer_details: z.object({ email: z.string().nullish() }).nullish(),
   metadata: Metadata,
@@ -62,7 +67,9 @@ const SubscriptionObject = z.object({
       data: z.array(
         z.object({
           current_period_end: z.number().int().nullish(),
-          price: z.object({ unit_amount: z.number().int().nullish(), currency: z.string().nullish(), recurring: z.object({ interval: z.string() }).nullish() }).nullish(),
+          price: z
+            .object({ unit_amount: z.number().int().nullish(), currency: z.string().nullish(), recurring: z.object({ interval: z.string() }).nullish(), metadata: Metadata })
+            .nullish(),
         }),
       ),
     })
@@ -82,6 +89,7 @@ const InvoiceObject = z.object({
 const ChargeObject = z.object({
   id: z.string(),
   customer: idOf,
+  payment_intent: idOf,
   refunded: z.boolean(),
   billing_details: z.object({ email: z.string().nullish() }).nullish(),
   receipt_email: z.string().nullish(),
@@ -95,8 +103,8 @@ function seconds(value: number | null | undefined): Date | undefined {
 
 async function userIdForCustomer(customerId: string | null | undefined): Promise<string | null> {
   if (!customerId) return null;
-  const row = await db.subscription.findFirst({ where: { stripeCustomerId: customerId }, select: { userId: true } });
-  if (row) return row.userId;
+  const [known] = await entitlementsOfCustomer(customerId);
+  if (known) return known.userId;
   // A customer we have not met yet (its subscription event came before the checkout's):
   // Stripe knows the e-mail; the account is created as the checkout would create it.
   const stripe = stripeClient();
@@ -107,29 +115,40 @@ async function userIdForCustomer(customerId: string | null | undefined): Promise
   return (await accountForPurchase(email)).id;
 }
 
-/** What a subscription event says, with the plan priced from the catalogue by its metadata. */
-async function subscriptionChange(sub: z.infer<typeof SubscriptionObject>, at: Date, deleted: boolean): Promise<EntitlementChange> {
+/**
+ * The offer's plan a subscription is on now. The subscription's metadata names the plan it
+ * was bought as; after a switch in the customer portal its price says what it is: the
+ * price's own metadata (prices the app created for switching carry it), else the offer's plan
+ * billed at that interval.
+ */
+function currentPlan(offer: Offer | null, sub: z.infer<typeof SubscriptionObject>) {
+  if (!offer) return null;
+  const price = sub.items?.data[0]?.price;
+  const byPrice = price?.metadata?.planId ? findPlan(offer, price.metadata.planId) : null;
+  if (byPrice) return byPrice;
+  const interval = price?.recurring?.interval;
+  const atInterval = offer.plans.filter((p) => intervalOf(p.tier) === interval);
+  return atInterval.find((p) => p.priceMinor === price?.unit_amount) ?? atInterval[0] ?? (sub.metadata?.planId ? findPlan(offer, sub.metadata.planId) : null);
+}
+
+/** What a subscription event says, with the plan priced from the catalogue. */
+function subscriptionChange(sub: z.infer<typeof SubscriptionObject>, offer: Offer | null, type: string, at: Date): EntitlementChange {
   const item = sub.items?.data[0];
-  const offerId = sub.metadata?.offerId;
-  const planId = sub.metadata?.planId;
-  const offer = offerId ? await getOfferById(offerId) : null;
-  const priced = offer && planId ? pricePlan(offer, planId) : null;
+  const plan = currentPlan(offer, sub);
   const interval = item?.price?.recurring?.interval;
-  const tier: Tier | undefined = priced?.tier ?? (interval === "year" ? "annual" : interval === "month" ? "monthly" : undefined);
+  const tier: Tier | undefined = plan?.tier ?? (interval === "year" ? "annual" : interval === "month" ? "monthly" : undefined);
   return {
     at,
+    reason: `stripe:${type}`,
     tier,
-    status: deleted ? "canceled" : sub.status,
-    planName: priced?.name ?? (tier === "annual" ? "Annual Plan" : tier === "monthly" ? "Monthly Plan" : undefined),
-    priceMinor: item?.price?.unit_amount ?? priced?.amountMinor,
-    currency: item?.price?.currency ?? priced?.currency,
-    offerId: offerId ?? undefined,
-    planId: planId ?? undefined,
+    status: type === "customer.subscription.deleted" ? "canceled" : sub.status,
+    planId: plan?.id ?? tier,
+    planName: plan?.name ?? (tier === "annual" ? "Annual Plan" : tier === "monthly" ? "Monthly Plan" : undefined),
+    priceMinor: item?.price?.unit_amount ?? plan?.priceMinor,
+    currency: item?.price?.currency ?? plan?.currency,
     startedAt: seconds(sub.start_date),
     currentPeriodEnd: seconds(item?.current_period_end ?? sub.current_period_end),
     cancelAtPeriodEnd: sub.cancel_at_period_end,
-    stripeCustomerId: sub.customer ?? undefined,
-    stripeSubscriptionId: sub.id,
   };
 }
 
@@ -150,6 +169,7 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
         at,
         customerId: session.customer,
         subscriptionId: session.subscription,
+        paymentIntentId: session.payment_intent,
         visitorId: session.metadata?.visitorId,
       });
       return "fulfilled";
@@ -158,51 +178,47 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
     case "customer.subscription.updated":
     case "customer.subscription.deleted": {
       const sub = SubscriptionObject.parse(object);
-      const known = await db.subscription.findUnique({ where: { stripeSubscriptionId: sub.id }, select: { userId: true } });
-      const userId = known?.userId ?? (await userIdForCustomer(sub.customer));
+      const known = await findEntitlement({ stripeSubscriptionId: sub.id });
+      const offer = await getOfferById(known?.offerId ?? sub.metadata?.offerId ?? "");
+      const change = subscriptionChange(sub, offer, type, at);
+      if (known) return (await applyEntitlementChange({ id: known.id }, change)).result;
+      if (!offer) return "not one of our plans";
+      const userId = await userIdForCustomer(sub.customer);
       if (!userId) throw new RetryLater(`no account for subscription ${sub.id}`);
-      if (!known) {
-        // A member's row follows their latest purchase: news about a subscription that began
-        // before it (one they replaced, say) must not overwrite it.
-        const row = await db.subscription.findUnique({ where: { userId }, select: { startedAt: true } });
-        const started = seconds(sub.start_date);
-        if (row && started && started.getTime() < row.startedAt.getTime()) return "an earlier subscription: ignored";
-      }
-      const result = await applyEntitlement(userId, await subscriptionChange(sub, at, type === "customer.subscription.deleted"));
-      if (result === "incomplete") return "not one of our plans";
-      return result;
+      const identity = { userId, offerId: offer.offerId, routinePlanId: offer.routinePlan._ref, stripeCustomerId: sub.customer ?? null, stripeSubscriptionId: sub.id };
+      const { result } = await applyEntitlementChange(identity, change);
+      return result === "incomplete" ? "not one of our plans" : result;
     }
     case "invoice.paid":
     case "invoice.payment_failed": {
       const invoice = InvoiceObject.parse(object);
       const subscriptionId = invoice.parent?.subscription_details?.subscription ?? invoice.subscription;
       if (!subscriptionId) return "not a subscription invoice";
-      const row = await db.subscription.findUnique({ where: { stripeSubscriptionId: subscriptionId }, select: { userId: true } });
-      if (!row) {
-        // A member whose row is about another purchase: this invoice is for a subscription they
-        // replaced. Otherwise the subscription's own events have not arrived yet: retry later.
-        const userId = await userIdForCustomer(invoice.customer);
-        if (userId && (await db.subscription.findUnique({ where: { userId }, select: { id: true } }))) return "not the member's current subscription";
-        throw new RetryLater(`subscription ${subscriptionId} not known yet`);
-      }
+      const known = await findEntitlement({ stripeSubscriptionId: subscriptionId });
+      // The subscription's own events have not arrived yet: retry later.
+      if (!known) throw new RetryLater(`subscription ${subscriptionId} not known yet`);
       const periodEnd = Math.max(0, ...(invoice.lines?.data ?? []).map((line) => line.period?.end ?? 0));
+      const reason = `stripe:${type}`;
       const change: EntitlementChange =
-        type === "invoice.paid" ? { at, status: "active", ...(periodEnd ? { currentPeriodEnd: new Date(periodEnd * 1000) } : {}) } : { at, status: "past_due" };
-      return applyEntitlement(row.userId, change);
+        type === "invoice.paid" ? { at, reason, status: "active", ...(periodEnd ? { currentPeriodEnd: new Date(periodEnd * 1000) } : {}) } : { at, reason, status: "past_due" };
+      return (await applyEntitlementChange({ id: known.id }, change)).result;
     }
     case "charge.refunded": {
       const charge = ChargeObject.parse(object);
       if (!charge.refunded) return "partial refund";
-      let row = charge.customer ? await db.subscription.findFirst({ where: { stripeCustomerId: charge.customer } }) : null;
+      // The payment names the purchase; older charges are found by customer, then by e-mail.
+      let target: EntitlementView | null = charge.payment_intent ? await findEntitlement({ stripePaymentIntentId: charge.payment_intent }) : null;
+      const lifetime = (list: EntitlementView[]) => list.find((e) => e.tier === "single_payment" && e.status === "active") ?? list.find((e) => e.tier === "single_payment") ?? null;
+      if (!target && charge.customer) target = lifetime(await entitlementsOfCustomer(charge.customer));
       const email = charge.billing_details?.email ?? charge.receipt_email;
-      if (!row && email) {
-        const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, include: { subscription: true } });
-        row = user?.subscription ?? null;
+      if (!target && email) {
+        const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
+        target = user ? lifetime(await entitlementsOf(user.id)) : null;
       }
-      if (!row) throw new RetryLater(`no purchase found for refunded charge ${charge.id}`);
+      if (!target) throw new RetryLater(`no purchase found for refunded charge ${charge.id}`);
       // Recurring plans lose access through their subscription events; a refund ends a one-time plan.
-      if (row.tier !== "single_payment") return "recurring plan: left to subscription events";
-      return applyEntitlement(row.userId, { at, status: "refunded" });
+      if (target.tier !== "single_payment") return "recurring plan: left to subscription events";
+      return (await applyEntitlementChange({ id: target.id }, { at, reason: `stripe:${type}`, status: "refunded" })).result;
     }
     default:
       return "ignored";

@@ -258,7 +258,7 @@ export default function Admin() {
                   <tr>
                     <th className="py-2 pr-4 font-semibold">E-mail</th>
                     <th className="py-2 pr-4 font-semibold">Role</th>
-                    <th className="py-2 pr-4 font-semibold">Subscription</th>
+                    <th className="py-2 pr-4 font-semibold">Plans</th>
                     <th className="py-2 pr-4 text-right font-semibold">Streak</th>
                     <th className="py-2 font-semibold">
                       <span className="sr-only">Actions</span>
@@ -281,7 +281,13 @@ export default function Admin() {
                       </td>
                       <td className="py-2 pr-4">{m.role}</td>
                       <td className="py-2 pr-4">
-                        {m.subscription ? `${TIER_LABEL[m.subscription.tier ?? ""] ?? m.subscription.tier} · ${m.subscription.subscribed ? "active" : (m.subscription.status ?? "inactive")}` : "Free"}
+                        {m.plans.length
+                          ? m.plans.map((p, i) => (
+                              <span key={i} className="block">
+                                {TIER_LABEL[p.tier ?? ""] ?? p.tier} · {p.subscribed ? "active" : (p.status ?? "inactive")} · {p.offerId}
+                              </span>
+                            ))
+                          : "Free"}
                       </td>
                       <td className="py-2 pr-4 text-right">
                         {m.streak} {m.streak === 1 ? "day" : "days"}

@@ -1,13 +1,14 @@
 /**
- * /billing/test-portal: the local stand-in for Stripe's customer portal (no STRIPE_SECRET_KEY).
- * Shows the member's plan and cancels it at the end of the paid period (or resumes it).
+ * /billing/test-portal?entitlement=…: the local stand-in for Stripe's customer portal (no
+ * STRIPE_SECRET_KEY). Shows one of the member's subscriptions, switches it to the offer's
+ * other plan (monthly ↔ annual), and cancels it at the end of the paid period (or resumes it).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
-import { getSubscriptionView } from "~/billing/subscriptions.server";
 import { AuthCard } from "~/components/ui/form";
-import { cancelAtPeriodEndLocally } from "~/payments/portal.server";
+import { displayPrice } from "~/payments/catalogue";
+import { cancelAtPeriodEndLocally, switchPlanLocally, testPortalView } from "~/payments/portal.server";
 import { localTestPayments } from "~/payments/stripe.server";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
@@ -18,12 +19,25 @@ export const headers = formPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Manage subscription (test) · Glow Coach" }, { name: "robots", content: "noindex" }];
 
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const idOf = (value: unknown) => (typeof value === "string" && ID.test(value) ? value : null);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!localTestPayments()) throw notFound(request);
   const user = await requireUser(request);
-  const view = await getSubscriptionView(user.id);
-  if (!view.recurring) throw redirect("/profile");
-  return view;
+  const url = new URL(request.url);
+  const view = await testPortalView(user.id, idOf(url.searchParams.get("entitlement")));
+  if (!view) throw redirect("/profile");
+  const suffix = (tier: string) => (tier === "annual" ? "/year" : "/month");
+  return data({
+    entitlementId: view.entitlement.id,
+    planName: view.entitlement.planName,
+    priceText: view.entitlement.priceText && view.entitlement.tier ? `${view.entitlement.priceText}${suffix(view.entitlement.tier)}` : null,
+    currentPeriodEnd: view.entitlement.currentPeriodEnd,
+    cancelAtPeriodEnd: view.entitlement.cancelAtPeriodEnd,
+    switchTo: view.switchTo.map((plan) => ({ id: plan.id, name: plan.name, price: `${displayPrice(plan.priceMinor, plan.currency)}${suffix(plan.tier)}` })),
+    suggested: idOf(url.searchParams.get("switchTo")),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -31,12 +45,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readFormEntries(request);
   if (!form.ok) return data({ error: form.error }, { status: form.status });
-  const { intent } = fieldsOf(form.entries);
+  const { intent, entitlement, planId } = fieldsOf(form.entries);
+  const entitlementId = idOf(entitlement);
+  const back = `/billing/test-portal${entitlementId ? `?entitlement=${encodeURIComponent(entitlementId)}` : ""}`;
+  if (intent === "switch") {
+    const plan = await switchPlanLocally(user.id, entitlementId, typeof planId === "string" ? planId : "");
+    if (!plan) return data({ error: "That plan can't be chosen here." }, { status: 400 });
+    const toast = { title: "Plan changed", description: `You're now on the ${plan.name}.` };
+    return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
+  }
   if (intent !== "cancel" && intent !== "resume") return data({ error: "Please use the buttons on the page." }, { status: 400 });
-  const changed = await cancelAtPeriodEndLocally(user.id, intent === "cancel");
+  const changed = await cancelAtPeriodEndLocally(user.id, entitlementId, intent === "cancel");
   if (!changed) return redirect("/profile", 303);
   const toast = intent === "cancel" ? { title: "Subscription cancelled", description: "You keep full access until the end of your paid period." } : { title: "Subscription resumed", description: "Your plan will renew as usual." };
-  return redirect("/billing/test-portal", { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
+  return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
 }
 
 export default function TestPortal() {
@@ -62,7 +84,27 @@ export default function TestPortal() {
           </div>
         ) : null}
       </dl>
+      {view.switchTo.length ? (
+        <section aria-labelledby="switch-title" className="mt-6">
+          <h2 id="switch-title" className="text-lg font-semibold">
+            Change plan
+          </h2>
+          <p className="mt-1 text-sm text-muted">Your subscription moves to the new plan today; you won't pay for two.</p>
+          <div className="mt-3 grid gap-3">
+            {view.switchTo.map((plan) => (
+              <Form key={plan.id} method="post">
+                <input type="hidden" name="entitlement" value={view.entitlementId} />
+                <input type="hidden" name="planId" value={plan.id} />
+                <button type="submit" name="intent" value="switch" className={view.suggested === plan.id ? "btn-primary w-full" : "btn-secondary w-full"}>
+                  Switch to {plan.name} – {plan.price}
+                </button>
+              </Form>
+            ))}
+          </div>
+        </section>
+      ) : null}
       <Form method="post" className="mt-6 grid gap-3">
+        <input type="hidden" name="entitlement" value={view.entitlementId} />
         {view.cancelAtPeriodEnd ? (
           <>
             <p className="text-center text-sm text-muted">Your subscription is cancelled and won't renew. You keep access until the end of the paid period.</p>

@@ -16,7 +16,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Completion() {
-  const { completion, footer } = useLoaderData<typeof loader>();
+  const completion = useLoaderData<typeof loader>();
+  const { footer } = completion;
   return (
     <>
       <section className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center px-5 py-14 text-center animate-step-in">
@@ -28,8 +29,11 @@ export default function Completion() {
         </div>
         <h1 className="mt-8 text-4xl font-semibold sm:text-5xl">{completion.title}</h1>
         <p className="mt-3 text-lg text-muted">{completion.message}</p>
-        <p className="mt-6 inline-flex items-center gap-2 rounded-full bg-[#eef3ee] px-4 py-2 text-sm font-semibold text-sage">
-          <CheckIcon className="h-4 w-4" /> {completion.badge}
+        <p
+          className={`mt-6 inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold ${completion.allDone ? "bg-[#eef3ee] text-sage" : "bg-rose-50 text-rose-700"}`}
+          data-testid="completion-badge"
+        >
+          {completion.allDone ? <CheckIcon className="h-4 w-4" /> : null} {completion.badge}
         </p>
         <Link to={completion.button.href} className="btn-primary mt-8">
           {completion.button.label}

@@ -1,12 +1,14 @@
 /**
- * /home (no guard): the plan card with the streak and this week, 'Do Today's Routine',
- * the fixed cards and the bottom navigation.
+ * /home (no guard). Signed out: an invitation to sign in or take the quiz. Signed in: the plan
+ * card with the streak and this week, 'Do Today's Routine', the plan's cards, a picker for
+ * members with several plans, and the bottom navigation.
  */
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { SparkleIcon } from "~/components/ui/icons";
-import { homeView } from "~/members/home.server";
+import { FormAlert } from "~/components/ui/form";
+import { CheckIcon, SparkleIcon } from "~/components/ui/icons";
+import { homeAction, homeView } from "~/members/home.server";
 import { AvoidIcon, AvoidList, BottomNav, FlameIcon, ProductGrid, ProductIcon, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
 import { seo } from "~/utils/seo";
 
@@ -14,6 +16,10 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coa
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return homeView(request);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return homeAction(request);
 }
 
 /** Coming back to the tab (maybe the next morning, or after finishing on the phone) refreshes the streak. */
@@ -29,22 +35,82 @@ function useRefreshWhenVisible() {
 }
 
 export default function Home() {
-  const { plan, streak, motivation, routine, cards, trustFooter } = useLoaderData<typeof loader>();
+  const view = useLoaderData<typeof loader>();
   useRefreshWhenVisible();
+  if (!view.signedIn) return <GuestHome guest={view.guest} trustFooter={view.trustFooter} />;
+  return <MemberHome view={view} />;
+}
+
+function GuestHome({ guest, trustFooter }: { guest: { title: string; text: string; signInLabel: string; quizLabel: string; quizHref: string }; trustFooter: string }) {
+  return (
+    <div className="flex flex-1 flex-col">
+      <div className="mx-auto w-full max-w-3xl flex-1 px-5 pt-6 sm:pt-10">
+        <section className="card overflow-hidden" aria-labelledby="guest-title">
+          <div className="bg-gradient-to-br from-rose-50 via-white to-sand/60 px-5 py-8 text-center sm:px-10 sm:py-12">
+            <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-white text-rose-600 shadow-soft ring-1 ring-rose-100" aria-hidden="true">
+              <SparkleIcon className="h-7 w-7" />
+            </span>
+            <h1 id="guest-title" className="mt-5 text-3xl font-semibold sm:text-4xl">
+              {guest.title}
+            </h1>
+            <p className="mx-auto mt-3 max-w-xl text-lg text-muted">{guest.text}</p>
+            <div className="mt-7 flex flex-col justify-center gap-3 sm:flex-row">
+              <Link to={`/login?${new URLSearchParams({ redirectTo: "/home" })}`} className="btn-primary">
+                {guest.signInLabel}
+              </Link>
+              <Link to={guest.quizHref} className="btn-secondary">
+                {guest.quizLabel}
+              </Link>
+            </div>
+          </div>
+        </section>
+        <p className="mt-8 text-center text-sm text-muted">{trustFooter}</p>
+      </div>
+      <BottomNav routineHref={null} />
+    </div>
+  );
+}
+
+type MemberView = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
+
+function MemberHome({ view }: { view: MemberView }) {
+  const { plan, quiz, picker, streak, motivation, routine, cards, trustFooter } = view;
+  const result = useActionData<typeof action>();
   const days = streak.currentStreak;
 
   return (
     <div className="flex flex-1 flex-col">
       <div className="mx-auto w-full max-w-3xl flex-1 px-5 pt-6 sm:pt-10">
+        {result && "error" in result ? (
+          <div className="mb-4">
+            <FormAlert>{result.error}</FormAlert>
+          </div>
+        ) : null}
         <section className="card overflow-hidden" aria-labelledby="plan-name">
           <div className="bg-gradient-to-br from-rose-50 via-white to-sand/60 px-5 pb-6 pt-5 sm:px-8 sm:pt-7">
-            <span className="inline-flex items-center gap-1.5 rounded-full bg-white/90 px-3 py-1 text-xs font-semibold uppercase tracking-wider text-rose-700 ring-1 ring-rose-100">
-              <SparkleIcon className="h-3.5 w-3.5" /> Personalized
-            </span>
+            {plan?.personalised ? (
+              <span className="inline-flex items-center gap-1.5 rounded-full bg-white/90 px-3 py-1 text-xs font-semibold uppercase tracking-wider text-rose-700 ring-1 ring-rose-100">
+                <SparkleIcon className="h-3.5 w-3.5" /> Personalized
+              </span>
+            ) : null}
             <h1 id="plan-name" className="mt-3 text-3xl font-semibold sm:text-4xl">
               {plan?.name ?? "Your plan is on its way"}
             </h1>
             <p className="mt-2 max-w-xl text-muted">{plan?.description ?? "We're preparing your routine. Please check back soon."}</p>
+            {plan?.reason ? (
+              <p className="mt-3 flex items-center gap-2 font-semibold text-rose-700" data-testid="plan-reason">
+                <CheckIcon className="h-4 w-4" /> {plan.reason}
+              </p>
+            ) : null}
+            {quiz ? (
+              <p className="mt-3 max-w-xl rounded-2xl bg-white/80 px-4 py-3 text-sm text-ink/90 ring-1 ring-rose-100">
+                {quiz.text}{" "}
+                <Link to={quiz.href} className="font-semibold text-rose-700 underline underline-offset-2">
+                  {quiz.label}
+                </Link>
+              </p>
+            ) : null}
+            {plan && !plan.owned ? <p className="mt-3 text-sm text-muted">This plan isn't part of your account yet.</p> : null}
             <p className="mt-5 inline-flex items-center gap-2 rounded-full bg-white px-4 py-2 font-semibold text-ink shadow-soft" data-testid="streak">
               <FlameIcon className="h-5 w-5 text-gold" /> Current Streak: {days} {days === 1 ? "day" : "days"}
             </p>
@@ -91,17 +157,50 @@ export default function Home() {
           </div>
         </section>
 
-        <div className="mt-6 grid gap-6">
-          <SectionCard title="Tips & Tricks" icon={<TipsIcon />}>
-            <TipList tips={cards.tips} />
-          </SectionCard>
-          <SectionCard title="Recommended for You" icon={<ProductIcon />}>
-            <ProductGrid products={cards.products} />
-          </SectionCard>
-          <SectionCard title="What to Avoid" icon={<AvoidIcon />}>
-            <AvoidList items={cards.avoid} />
-          </SectionCard>
-        </div>
+        {picker ? (
+          <section className="card mt-6 p-5 sm:p-6" aria-labelledby="picker-title">
+            <h2 id="picker-title" className="text-xl font-semibold">
+              {picker.title}
+            </h2>
+            <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+              {picker.plans.map((owned) => (
+                <li key={owned.id}>
+                  {owned.id === picker.current ? (
+                    <p className="flex items-center justify-between gap-3 rounded-2xl border-2 border-rose-500 bg-rose-50 px-4 py-3 font-semibold" aria-current="true">
+                      {owned.name}
+                      <span className="inline-flex items-center gap-1 text-sm text-rose-700">
+                        <CheckIcon className="h-4 w-4" /> Following
+                      </span>
+                    </p>
+                  ) : (
+                    <Form method="post" className="grid">
+                      <input type="hidden" name="intent" value="choose-plan" />
+                      <input type="hidden" name="planId" value={owned.id} />
+                      <button type="submit" className="flex items-center justify-between gap-3 rounded-2xl border-2 border-line bg-white px-4 py-3 text-left font-semibold hover:border-rose-200">
+                        {owned.name}
+                        <span className="text-sm text-rose-700">Follow this plan</span>
+                      </button>
+                    </Form>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        {cards ? (
+          <div className="mt-6 grid gap-6">
+            <SectionCard title="Tips & Tricks" icon={<TipsIcon />}>
+              <TipList tips={cards.tips} />
+            </SectionCard>
+            <SectionCard title="Recommended for You" icon={<ProductIcon />}>
+              <ProductGrid products={cards.products} />
+            </SectionCard>
+            <SectionCard title="What to Avoid" icon={<AvoidIcon />}>
+              <AvoidList items={cards.avoid} />
+            </SectionCard>
+          </div>
+        ) : null}
 
         <p className="mt-8 text-center text-sm text-muted">{trustFooter}</p>
       </div>

@@ -46,6 +46,14 @@ function Support({ email }: { email: string }) {
   );
 }
 
+/** The spec's lines, naming the routine plan the purchase unlocked. */
+function paidText(tier: string, routinePlan: string | null): string {
+  if (tier === "single_payment") {
+    return `Your ${routinePlan ? `${routinePlan} routine` : "Personalized Makeup Routine"} is now active with lifetime access! We're sending you access details via email.`;
+  }
+  return `Your ${routinePlan ? `${routinePlan} subscription` : "subscription"} is active. We're sending you access details via email.`;
+}
+
 function Spinner() {
   return <span className="mx-auto block h-10 w-10 animate-spin rounded-full border-4 border-rose-100 border-t-rose-600" aria-hidden="true" />;
 }
@@ -120,9 +128,7 @@ export default function PaymentSuccess() {
       </span>
       <h1 className="mt-4 text-center text-3xl font-semibold">Payment Successful!</h1>
       <p className="mt-2 text-center text-muted">
-        {result.tier === "single_payment"
-          ? "Your Personalized Makeup Routine is now active with lifetime access! We're sending you access details via email."
-          : "Your subscription is active. We're sending you access details via email."}
+        {paidText(result.tier, result.routinePlan)}
       </p>
       {result.emailStatus === "sent" ? (
         <section aria-labelledby="check-email" className="mt-7 rounded-2xl border border-line bg-cream/60 p-5">

@@ -4,9 +4,9 @@
  */
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "~/components/ui/icons";
+import { ArrowLeftIcon, ArrowRightIcon, CheckIcon, SparkleIcon } from "~/components/ui/icons";
 import { FormAlert } from "~/components/ui/form";
-import { Illustration, Progress, TipList } from "~/members/components/member-ui";
+import { Progress, TipList, VideoOrPicture } from "~/members/components/member-ui";
 import { playerAction, playerView } from "~/members/player.server";
 import { TimeZoneField } from "~/members/time-zone-field";
 import { seo } from "~/utils/seo";
@@ -62,18 +62,22 @@ export default function PlanPlayer() {
           ) : null}
         </h1>
 
-        <figure className="card relative mt-5 overflow-hidden">
-          <Illustration image={step.image} eager className="aspect-[8/5] h-auto w-full" />
-          <figcaption className="m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur">
-            <p className="flex items-center gap-2 text-sm font-semibold text-rose-700">
-              <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-rose-600 text-white">
-                <svg viewBox="0 0 24 24" className="ml-0.5 h-3.5 w-3.5" fill="currentColor">
-                  <path d="M7 5v14l12-7L7 5Z" />
-                </svg>
-              </span>
-              Video Tutorial
-            </p>
-            <p className="mt-2 text-sm text-ink/90 sm:text-base">{step.description}</p>
+        {step.note ? (
+          <p className="mt-3 inline-flex items-center gap-2 rounded-full bg-rose-50 px-3 py-1 text-sm font-semibold text-rose-700" data-testid="step-note">
+            <SparkleIcon className="h-4 w-4" /> {step.note}
+          </p>
+        ) : null}
+
+        <figure className={`card mt-5 overflow-hidden ${step.video ? "" : "relative"}`}>
+          <VideoOrPicture video={step.video} image={step.image} className="aspect-[8/5] h-auto w-full" />
+          <figcaption className={step.video ? "p-4 sm:p-5" : "m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur"}>
+            {step.video ? (
+              <p className="flex items-center justify-between gap-3 text-sm font-semibold text-rose-700">
+                <span>Video Tutorial · {step.video.title}</span>
+                {step.video.duration ? <span className="shrink-0 font-normal text-muted">{step.video.duration}</span> : null}
+              </p>
+            ) : null}
+            <p className={`text-sm text-ink/90 sm:text-base ${step.video ? "mt-2" : ""}`}>{step.description}</p>
           </figcaption>
         </figure>
 

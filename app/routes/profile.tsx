@@ -1,12 +1,14 @@
 /**
- * /profile (signed in, else /login): who is signed in, what they pay for, and the way to
- * manage it (the billing portal, /billing/portal, opens in a new tab), upgrade, or log out.
+ * /profile (signed in, else /login): who is signed in, what they pay for (one 'Subscription
+ * Details' card per plan they have), and the way to manage each (the billing portal,
+ * /billing/portal, opens in a new tab), upgrade, or log out.
  */
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { initials } from "~/auth/display";
 import { requireUser } from "~/auth/guards.server";
-import { getSubscriptionView, NOT_SUBSCRIBED } from "~/billing/subscriptions.server";
+import { entitlementsOf, NOT_SUBSCRIBED } from "~/billing/entitlements.server";
+import { getPlan } from "~/content/content.server";
 import { CheckIcon } from "~/components/ui/icons";
 import { subscriptionDetails } from "~/members/profile";
 import { seo } from "~/utils/seo";
@@ -16,12 +18,18 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const view = await getSubscriptionView(user.id).catch((error) => {
+  const entitlements = await entitlementsOf(user.id).catch((error) => {
     // The spec: a subscription check error on the profile is logged only.
     logger.error({ err: error }, "[profile] subscription check failed");
-    return NOT_SUBSCRIBED;
+    return [];
   });
-  return { email: user.email, initial: initials(user.email).slice(0, 1), ...subscriptionDetails(view, user.timeZone) };
+  const paid = entitlements.filter((e) => e.subscribed);
+  const cards = paid.length
+    ? await Promise.all(
+        paid.map(async (e) => ({ id: e.id, routinePlan: (await getPlan(e.routinePlanId))?.name ?? null, ...subscriptionDetails(e, user.timeZone) })),
+      )
+    : [{ id: null, routinePlan: null, ...subscriptionDetails(NOT_SUBSCRIBED, user.timeZone) }];
+  return { email: user.email, initial: initials(user.email).slice(0, 1), cards };
 }
 
 function RefreshIcon({ spinning }: { spinning: boolean }) {
@@ -33,7 +41,7 @@ function RefreshIcon({ spinning }: { spinning: boolean }) {
 }
 
 export default function Profile() {
-  const { email, initial, rows, action } = useLoaderData<typeof loader>();
+  const { email, initial, cards } = useLoaderData<typeof loader>();
   const refreshing = useNavigation().state === "loading";
 
   return (
@@ -46,46 +54,54 @@ export default function Profile() {
         <p className="mt-1 break-all text-muted">{email}</p>
       </div>
 
-      <section className="card mt-8 p-5 sm:p-7" aria-labelledby="subscription-title">
-        <div className="flex items-center justify-between gap-3">
-          <h2 id="subscription-title" className="text-xl font-semibold">
-            Subscription Details
-          </h2>
-          {/* A GET to this page runs the loader again: a fresh subscription check, also without JavaScript. */}
-          <Form method="get" action="/profile">
-            <button type="submit" className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm font-semibold text-muted hover:border-rose-200 hover:text-rose-700" aria-label="Refresh subscription details">
-              <RefreshIcon spinning={refreshing} /> Refresh
-            </button>
-          </Form>
-        </div>
-        <dl className="mt-5 divide-y divide-line/70">
-          {rows.map((row) => (
-            <div key={row.label} className="flex items-baseline justify-between gap-4 py-3">
-              <dt className="text-muted">{row.label}</dt>
-              <dd className={`text-right font-semibold ${row.label === "Status" && row.value === "Active" ? "text-sage" : ""}`}>{row.value}</dd>
+      {cards.map((card, i) => (
+        <section key={card.id ?? "free"} className="card mt-8 p-5 sm:p-7" aria-labelledby={`subscription-title-${i}`}>
+          <div className="flex items-center justify-between gap-3">
+            <div>
+              <h2 id={`subscription-title-${i}`} className="text-xl font-semibold">
+                Subscription Details
+              </h2>
+              {card.routinePlan ? <p className="text-sm text-muted">{card.routinePlan}</p> : null}
             </div>
-          ))}
-        </dl>
+            {/* A GET to this page runs the loader again: a fresh subscription check, also without JavaScript. */}
+            {i === 0 ? (
+              <Form method="get" action="/profile">
+                <button type="submit" className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm font-semibold text-muted hover:border-rose-200 hover:text-rose-700" aria-label="Refresh subscription details">
+                  <RefreshIcon spinning={refreshing} /> Refresh
+                </button>
+              </Form>
+            ) : null}
+          </div>
+          <dl className="mt-5 divide-y divide-line/70">
+            {card.rows.map((row) => (
+              <div key={row.label} className="flex items-baseline justify-between gap-4 py-3">
+                <dt className="text-muted">{row.label}</dt>
+                <dd className={`text-right font-semibold ${row.label === "Status" && row.value === "Active" ? "text-sage" : ""}`}>{row.value}</dd>
+              </div>
+            ))}
+          </dl>
 
-        <div className="mt-5">
-          {action === "manage" ? (
-            // The billing portal (payments) opens in a new tab; a plain form so it needs no JavaScript.
-            <form method="post" action="/billing/portal" target="_blank">
-              <button type="submit" className="btn-primary w-full sm:w-full">
-                Manage Subscription
-              </button>
-            </form>
-          ) : action === "lifetime" ? (
-            <p className="flex items-center justify-center gap-2 rounded-2xl bg-[#eef3ee] px-4 py-3 font-semibold text-sage" role="status">
-              <CheckIcon /> Lifetime Access Active
-            </p>
-          ) : (
-            <Link to="/subscribe" className="btn-primary w-full sm:w-full">
-              Upgrade to Premium
-            </Link>
-          )}
-        </div>
-      </section>
+          <div className="mt-5">
+            {card.action === "manage" ? (
+              // The billing portal (payments) opens in a new tab; a plain form so it needs no JavaScript.
+              <form method="post" action="/billing/portal" target="_blank">
+                {card.id ? <input type="hidden" name="entitlement" value={card.id} /> : null}
+                <button type="submit" className="btn-primary w-full sm:w-full">
+                  Manage Subscription
+                </button>
+              </form>
+            ) : card.action === "lifetime" ? (
+              <p className="flex items-center justify-center gap-2 rounded-2xl bg-[#eef3ee] px-4 py-3 font-semibold text-sage" role="status">
+                <CheckIcon /> Lifetime Access Active
+              </p>
+            ) : (
+              <Link to="/subscribe" className="btn-primary w-full sm:w-full">
+                Upgrade to Premium
+              </Link>
+            )}
+          </div>
+        </section>
+      ))}
 
       <div className="mt-6 grid gap-3 sm:grid-cols-2">
         <Form method="post" action="/logout" className="grid">

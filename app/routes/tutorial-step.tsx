@@ -1,12 +1,12 @@
 /**
- * /path1 to /path6: the six-step skincare tutorial (signed in, else /email-instructions).
- * Content comes from the tutorialStep documents.
+ * /path1 to /path6: the tutorial of the plan the member follows (signed in, else
+ * /email-instructions). Content comes from the plan's tutorialStep documents.
  */
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { ArrowLeftIcon, ArrowRightIcon } from "~/components/ui/icons";
-import { AvoidIcon, AvoidList, BackToHome, Illustration, MoonIcon, ProductGrid, ProductIcon, Progress, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
+import { AvoidIcon, AvoidList, BackToHome, MoonIcon, ProductGrid, ProductIcon, Progress, SectionCard, TipList, TipsIcon, VideoOrPicture } from "~/members/components/member-ui";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { tutorialStepView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function TutorialStepPage() {
-  const { step, total, percent, previousHref, footer } = useLoaderData<typeof loader>();
+  const { planName, step, total, percent, previousHref, footer } = useLoaderData<typeof loader>();
 
   // A new step starts at the top of the page (the spec), also when only the data changed.
   useEffect(() => {
@@ -43,21 +43,17 @@ export default function TutorialStepPage() {
         </div>
 
         <article key={step.number} className="animate-step-in">
-          <h1 className="mt-6 text-3xl font-semibold sm:text-4xl">{step.title}</h1>
+          <p className="mt-6 text-sm font-semibold uppercase tracking-wider text-muted">{planName}</p>
+          <h1 className="mt-1 text-3xl font-semibold sm:text-4xl">{step.title}</h1>
 
-          <figure className="card relative mt-5 overflow-hidden" aria-label={`Video tutorial: ${step.video.title}`}>
-            <Illustration image={step.video.image} eager className="aspect-[8/5] h-auto w-full" />
-            <div className="absolute inset-0 flex items-center justify-center pb-12" aria-hidden="true">
-              <span className="flex h-16 w-16 items-center justify-center rounded-full bg-white/95 text-rose-600 shadow-soft">
-                <svg viewBox="0 0 24 24" className="ml-1 h-7 w-7" fill="currentColor">
-                  <path d="M7 5v14l12-7L7 5Z" />
-                </svg>
-              </span>
-            </div>
-            <figcaption className="absolute inset-x-3 bottom-3 flex items-center justify-between gap-3 rounded-2xl bg-white/90 px-4 py-3 text-sm shadow-soft backdrop-blur">
-              <span className="font-semibold">{step.video.title}</span>
-              <span className="shrink-0 text-muted">Video · {step.video.duration}</span>
-            </figcaption>
+          <figure className="card mt-5 overflow-hidden">
+            <VideoOrPicture video={step.video} image={step.image} className="aspect-[8/5] h-auto w-full" />
+            {step.video ? (
+              <figcaption className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
+                <span className="font-semibold">{step.video.title}</span>
+                {step.video.duration ? <span className="shrink-0 text-muted">Video · {step.video.duration}</span> : null}
+              </figcaption>
+            ) : null}
           </figure>
 
           <section className="mt-6 grid gap-4 text-lg leading-relaxed text-ink/90" aria-label="Why it matters">

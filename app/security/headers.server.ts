@@ -24,6 +24,18 @@ function formTargets(): string[] {
   return targets;
 }
 
+/**
+ * Where videos and captions may load from: our own /videos/, and files uploaded to Sanity
+ * (its asset CDN) when content comes from Sanity. Tests point Sanity at a local fake that
+ * also serves the files.
+ */
+function mediaSources(): string[] {
+  const sources = ["'self'"];
+  if (env.sanity) sources.push("https://cdn.sanity.io");
+  if (env.sanity?.apiHost) sources.push(origin(env.sanity.apiHost));
+  return sources;
+}
+
 /** Hosts Meta's pixel loads from and reports to, allowed only when META_PIXEL_ID is set. */
 type ThirdParty = { script: string[]; img: string[]; connect: string[] };
 function thirdParties(): ThirdParty[] {
@@ -39,6 +51,7 @@ export function contentSecurityPolicy(nonce: string): string {
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", ...extra("img")],
     "font-src": ["'self'"],
+    "media-src": mediaSources(),
     "connect-src": ["'self'", ...extra("connect")],
     "frame-src": ["'self'"],
     "object-src": ["'none'"],

@@ -63,3 +63,22 @@ if (env.nodeEnv !== "production") {
   globalForDb.__glowDb = db;
   globalForDb.__glowPool = postgresPool;
 }
+
+/** Prisma's code for a unique constraint that refused a row. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P2002";
+}
+
+/**
+ * Runs `work` (a transaction that finds a row, else creates it) once more when a concurrent one
+ * created the row first: the unique constraint refused the second insert, and on PostgreSQL
+ * the failed statement ended the transaction, so the whole of it is run again and finds the row.
+ */
+export async function againIfCreatedMeanwhile<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return work();
+  }
+}

@@ -9,6 +9,7 @@ import { insight } from "./documents/insight";
 import { legalPage } from "./documents/legal-page";
 import { offer, offerPlan } from "./documents/offer";
 import { plan, planStep } from "./documents/plan";
+import { product } from "./documents/product";
 import { question } from "./documents/question";
 import { tutorialStep } from "./documents/tutorial-step";
 import { contentParts } from "./objects/content-parts";
@@ -18,7 +19,7 @@ import { homePage, tutorialSettings } from "./singletons/members-pages";
 import { partnershipsPage } from "./singletons/partnerships-page";
 import { siteSettings } from "./singletons/site-settings";
 
-export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep, legalPage];
+export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep, product, legalPage];
 
 /** Singleton documents by type, with the one _id the app reads each from (app/content/queries.ts). */
 export const singletons = [

@@ -27,7 +27,10 @@ const MATRIX: Row[] = [
   // Signing in or registering again makes no sense once signed in.
   { paths: ["/login", "/registration"], expect: { anonymous: 200, user: "/home", admin: "/home" } },
   { paths: ["/path1", "/path2", "/path3", "/path4", "/path5", "/path6", "/completion"], expect: signedIn("/email-instructions") },
-  { paths: ["/plan/clear-healthy-skin", "/profile"], expect: signedIn("/login") },
+  { paths: ["/profile"], expect: signedIn("/login") },
+  // The player is for plans the member owns (these members own none): anyone else gets its offer page.
+  { paths: ["/plan/clear-healthy-skin"], expect: { anonymous: "/login", user: "/subscribe", admin: "/subscribe" } },
+  { paths: ["/plan/crease-free"], expect: { anonymous: "/login", user: "/sales", admin: "/sales" } },
   { paths: ["/admin"], expect: { anonymous: "/login", user: "/home", admin: 200 } },
   // Without an OAuth round trip the callback fails safely back to /login.
   { paths: ["/auth/callback"], expect: { anonymous: "/login", user: "/login", admin: "/login" } },

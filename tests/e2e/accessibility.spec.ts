@@ -10,7 +10,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { requestSignInEmail, uniqueEmail, useOwnIp } from "./accounts";
 import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
-import { signedInMember } from "./members-helpers";
+import { seedEntitlement, signedInMember } from "./members-helpers";
+import { takeQuiz } from "./quiz-helpers";
 import { DAY_MS, seedCompletion, seedEvents, seedSubscriptionAt, seedUser } from "./site-pages-helpers";
 import { jsEnabled } from "./support";
 
@@ -279,6 +280,27 @@ test.describe("members and admin", () => {
     await signedInMember(context, baseURL!, { subscription: "monthly" });
     for (const path of MEMBER_PAGES) await visitAndScan(page, path, `subscribed member ${path}`);
     await visitAndScan(page, "/billing/test-portal", "subscribed member test portal");
+  });
+
+  test("a member with every plan, personal answers, the picker, owned offers and product details", async ({ page, context, baseURL }) => {
+    test.setTimeout(180_000);
+    const { userId } = await signedInMember(context, baseURL!);
+    const plans = ["clear-healthy-skin", "makeup-prep", "crease-free", "no-more-cakey"] as const;
+    for (const routinePlanId of plans) await seedEntitlement(userId, { routinePlanId, tier: routinePlanId === "clear-healthy-skin" ? "annual" : "single_payment" });
+    await takeQuiz(page, baseURL!, "/quiz", { skinType: "oily", mainConcern: ["acne"] });
+    await takeQuiz(page, baseURL!, "/crease-crisis", { creasingLocation: "under-eyes" });
+    for (const path of ["/subscribe", "/subscribe-otp", "/sales", "/cakey-otp"]) await visitAndScan(page, path, `owner ${path}`);
+    for (const plan of plans) {
+      await page.goto("/home");
+      const follow = page.getByRole("region", { name: "Your plans" }).locator("form", { has: page.locator(`input[value="${plan}"]`) });
+      if (await follow.count()) await follow.getByRole("button").click();
+      await page.waitForURL("**/home");
+      await page.locator("summary", { hasText: "Learn More" }).first().click();
+      await scan(page, `home following ${plan}, product details open`);
+      await visitAndScan(page, `/plan/${plan}?step=4`, `player ${plan}`);
+      await visitAndScan(page, "/path3", `tutorial ${plan}`);
+    }
+    await visitAndScan(page, "/billing/test-portal", "test portal with a plan switch");
   });
 
   test("the routine in progress and done", async ({ page, context, baseURL }) => {

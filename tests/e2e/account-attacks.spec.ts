@@ -73,14 +73,14 @@ test("a checkout typed with someone else's address keeps no session once the own
   const attacker = await newActor(browser, testInfo);
   await buyWithEmail(attacker.request, victim);
   // The buyer may use what was just bought, nothing that needs the account itself.
-  expect((await attacker.request.get("/plan/clear-healthy-skin", { maxRedirects: 0 })).status()).toBe(200);
+  expect((await attacker.request.get("/plan/crease-free", { maxRedirects: 0 })).status()).toBe(200);
   expect((await attacker.request.get("/profile", { maxRedirects: 0 })).headers().location).toMatch(/^\/login/);
   expect(await isSignedIn(attacker.request)).toBe(false);
 
   const owner = await newActor(browser, testInfo);
   await signInByLink(owner.request, victim);
   // Verification ended every session opened before it: the buyer's browser is signed out.
-  const home = await attacker.request.get("/plan/clear-healthy-skin", { maxRedirects: 0 });
+  const home = await attacker.request.get("/plan/crease-free", { maxRedirects: 0 });
   expect(home.status()).toBe(302);
   expect(home.headers().location).toMatch(/^\/login/);
   const profile = await owner.request.get("/profile", { maxRedirects: 0 });
@@ -95,7 +95,7 @@ test("a checkout typed with an already verified address never signs the buyer in
   const stranger = await newActor(browser, testInfo);
   const { answer } = await buyWithEmail(stranger.request, member);
   expect(answer.headers()["set-cookie"] ?? "").not.toContain("gc_session=");
-  expect((await stranger.request.get("/plan/clear-healthy-skin", { maxRedirects: 0 })).status()).toBe(302);
+  expect((await stranger.request.get("/plan/crease-free", { maxRedirects: 0 })).status()).toBe(302);
   expect(await isSignedIn(stranger.request)).toBe(false);
   await Promise.all([stranger.context.close(), owner.context.close()]);
 });

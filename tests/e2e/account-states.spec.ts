@@ -33,10 +33,14 @@ test("a new buyer: the routine right away, the rest of the account after confirm
   await expect(page).toHaveURL("/home");
   await expect(accountMenu(page, email)).toBeVisible();
   await page.getByRole("link", { name: "Do Today's Routine" }).click();
-  await expect(page).toHaveURL(/\/plan\/clear-healthy-skin/);
+  await expect(page).toHaveURL(/\/plan\/crease-free/);
   await expect(page.getByText("Step 1 of 6")).toBeVisible();
   await page.getByRole("button", { name: "Complete & Next" }).click();
   await expect(page.getByTestId("completed-count")).toHaveText("1 of 6 completed");
+
+  // Only the routine this purchase unlocked: another plan is not part of it.
+  await page.goto("/plan/clear-healthy-skin");
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
 
   // Not the account itself: the profile asks to confirm the address first, the tutorial points to the e-mail.
   await page.goto("/profile");
@@ -55,7 +59,7 @@ test("a new buyer: the routine right away, the rest of the account after confirm
   await expect(page).toHaveURL("/profile");
   await expect(page.getByRole("main").getByText(email)).toBeVisible();
   // The step done before confirming is still there: the same account.
-  await page.goto("/plan/clear-healthy-skin");
+  await page.goto("/plan/crease-free");
   await expect(page.getByTestId("completed-count")).toHaveText("1 of 6 completed");
 });
 

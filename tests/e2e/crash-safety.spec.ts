@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { grantPlan } from "../../scripts/seed-entitlement.mjs";
 import { createCookie } from "@remix-run/node";
 import { expect, test } from "@playwright/test";
 
@@ -42,7 +43,7 @@ async function waitUntilUp(): Promise<void> {
 
 const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
-/** Members with sessions, written into the database the way sign-in writes them. */
+/** Members with sessions and the plan, written into the database the way sign-in and a purchase write them. */
 async function seedMembers(count: number): Promise<{ userId: string; cookie: string }[]> {
   const db = new Database(path.join(DATA_DIR, "glow-coach.db"), { timeout: 10_000 });
   const sessionCookie = createCookie("gc_session", { secrets: [SESSION_SECRET] });
@@ -54,6 +55,7 @@ async function seedMembers(count: number): Promise<{ userId: string; cookie: str
       const sessionId = crypto.randomBytes(24).toString("base64url");
       db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, `crash-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now));
       db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 86_400_000)), stored(now));
+      grantPlan(db, userId, PLAN, { at: now });
       members.push({ userId, cookie: (await sessionCookie.serialize(sessionId)).split(";")[0] });
     }
   } finally {

@@ -23,7 +23,9 @@ test.describe("the daily routine", () => {
 
     await page.goto("/home");
     await expect(page.getByRole("heading", { level: 1, name: "Clear & Healthy Skin" })).toBeVisible();
-    await expect(page.getByText("Personalized", { exact: true })).toBeVisible();
+    // No quiz answers yet: the general plan, not a "Personalized" one, and the way to make it personal.
+    await expect(page.getByText("Personalized", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Take the quiz" })).toHaveAttribute("href", "/quiz");
     await expectStreak(page, 0);
     await expect(page.getByRole("list", { name: "This week, Monday to Sunday" }).getByRole("img")).toHaveCount(7);
     await expect(todayCircle(page)).toHaveAttribute("data-completed", "false");
@@ -33,7 +35,9 @@ test.describe("the daily routine", () => {
     await expect(page.getByText("Step 1 of 6")).toBeVisible();
     await expect(page.getByText("· 17%")).toBeVisible();
     await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
-    await expect(page.getByText("Video Tutorial")).toBeVisible();
+    // This plan's steps have no videos: a picture, and nothing that looks like a player.
+    await expect(page.getByText("Video Tutorial")).toHaveCount(0);
+    await expect(page.locator("video")).toHaveCount(0);
     await expect(page.getByRole("heading", { name: "Tips for You" })).toBeVisible();
     await expect(page.getByTestId("completed-count")).toHaveText("0 of 6 completed");
     await expect(page.getByRole("button", { name: "Finish Today's Routine" })).toHaveCount(0);
@@ -121,21 +125,34 @@ test.describe("whose day", () => {
 });
 
 test.describe("Do Today's Routine", () => {
-  test("sends signed-out visitors to /login and members without a subscription to /subscribe", async ({ page, context, baseURL }) => {
+  test("signed-out visitors are invited to sign in or take the quiz; members without the plan go to its offer", async ({ page, context, baseURL }) => {
     await page.goto("/home");
-    await expectStreak(page, 0);
-    await expect(page.getByRole("heading", { name: "Tips & Tricks" })).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Recommended for You" })).toBeVisible();
-    await expect(page.getByRole("heading", { name: "What to Avoid" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Learn More" })).toHaveCount(2);
+    // No 'Personalized' card with 0 days for someone we don't know.
+    await expect(page.getByRole("heading", { level: 1, name: "Your daily routine lives here" })).toBeVisible();
+    await expect(page.getByTestId("streak")).toHaveCount(0);
+    await expect(page.getByText("Personalized", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Take the Skin Quiz" })).toHaveAttribute("href", "/quiz");
     await expect(page.getByRole("navigation", { name: "Members" })).toBeVisible();
-    await page.getByRole("link", { name: "Do Today's Routine" }).click();
+    await page.getByRole("link", { name: "Sign in", exact: true }).last().click();
     await page.waitForURL("**/login?**");
     await expect(page.getByRole("heading", { name: "Access Your Plan" })).toBeVisible();
 
     await signedInMember(context, baseURL!);
     await page.goto("/home");
+    await expectStreak(page, 0);
+    await expect(page.getByRole("heading", { level: 1, name: "Clear & Healthy Skin" })).toBeVisible();
+    await expect(page.getByText("This plan isn't part of your account yet.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Do Today's Routine" })).toHaveAttribute("href", "/subscribe");
+    await expect(page.getByRole("heading", { name: "Tips & Tricks" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "What to Avoid" })).toBeVisible();
+
+    // 'Learn More' opens the product's details (a disclosure: no JavaScript needed).
+    const recommended = page.getByRole("region", { name: "Recommended for You" });
+    await expect(recommended.locator("summary", { hasText: "Learn More" })).toHaveCount(2);
+    await expect(recommended.getByTestId("product-details").first()).toBeHidden();
+    await recommended.locator("summary", { hasText: "Learn More" }).first().click();
+    await expect(recommended.getByTestId("product-details").first()).toBeVisible();
+    await expect(recommended.getByTestId("product-details").first()).toContainText("How to use:");
   });
 
   test("the player needs a signed-in member, a real plan and a real step", async ({ page, context, baseURL }) => {
@@ -166,7 +183,7 @@ test.describe("the tutorial", () => {
   });
 
   test("a member walks /path1 to /completion and back home", async ({ page, context, baseURL }) => {
-    await signedInMember(context, baseURL!);
+    await signedInMember(context, baseURL!, { subscription: "annual" });
     const steps = [
       ["Cleansing the Right Way", "17%", "Next: Hydration"],
       ["Hydration & Moisturizing", "33%", "Next: Sun Protection"],
@@ -182,21 +199,24 @@ test.describe("the tutorial", () => {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
       await expect(page.getByText(`Step ${n} of 6`)).toBeVisible();
       await expect(page.getByText(`· ${percent}`)).toBeVisible();
-      await expect(page.getByRole("figure", { name: /Video tutorial/ })).toBeVisible();
+      // No video for these pages in the content: the illustration, no play button, no "Video · 2:40".
+      await expect(page.locator("video")).toHaveCount(0);
+      await expect(page.getByText(/^Video · /)).toHaveCount(0);
       await expect(page.getByText("Key message")).toBeVisible();
       await expect(page.getByRole("heading", { name: "Tips for You" })).toBeVisible();
       await expect(page.getByRole("heading", { name: n === 5 ? "Lifestyle Essentials" : "Recommended for You" })).toBeVisible();
-      await expect(page.getByRole("button", { name: "Learn More" })).toHaveCount(2);
+      await expect(page.locator("summary", { hasText: "Learn More" })).toHaveCount(2);
       await expect(page.getByRole("heading", { name: "What to Avoid" })).toBeVisible();
       await expect(page.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/home");
       if (n === 1) await expect(page.getByRole("link", { name: "Previous Step" })).toHaveCount(0);
       else await expect(page.getByRole("link", { name: "Previous Step" })).toHaveAttribute("href", `/path${n - 1}`);
+      // The footer's links are the site settings'; Careers and Press have no page yet, so they are not shown.
       const footer = page.getByRole("contentinfo");
-      await expect(footer.getByRole("link", { name: "Partnerships" })).toHaveAttribute("href", "/partnerships");
+      await expect(footer.getByRole("link", { name: "For brands" })).toHaveAttribute("href", "/partnerships");
       await expect(footer.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
       await expect(footer.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms-of-service");
-      await expect(footer.getByRole("link", { name: "Products" })).toHaveAttribute("href", "#product");
-      await expect(footer.getByText("Careers")).toBeVisible();
+      await expect(footer.getByText("Careers")).toHaveCount(0);
+      await expect(footer.getByText("Press")).toHaveCount(0);
       await expect(footer.getByText("© 2025 Glow Coach")).toBeVisible();
       await expect(footer.getByRole("link", { name: "support@glowcoach.app" })).toBeVisible();
       await page.getByRole("link", { name: next }).click();
@@ -204,8 +224,18 @@ test.describe("the tutorial", () => {
     await page.waitForURL("**/completion");
     await expect(page.getByRole("heading", { name: "Congratulations!" })).toBeVisible();
     await expect(page.getByText("You've completed your Clear & Healthy Skin routine.")).toBeVisible();
-    await expect(page.getByText("6 steps completed today")).toBeVisible();
     await expect(page.getByText("Trusted by 1,000+ learners and validated by beauty experts.")).toBeVisible();
+    // Today's routine isn't done: the page says so, and leads to it.
+    await expect(page.getByTestId("completion-badge")).toHaveText("0 of 6 steps done today");
+    await expect(page.getByText("6 steps completed today")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Do Today's Routine" })).toHaveAttribute("href", PLAN);
+    // Once the six steps are done, the spec's badge is true.
+    for (let step = 1; step <= 6; step++) {
+      const done = await page.request.post(PLAN, { form: { intent: "complete-step", step: String(step) }, headers: { Origin: new URL(baseURL!).origin }, maxRedirects: 0 });
+      expect(done.status()).toBe(303);
+    }
+    await page.reload();
+    await expect(page.getByTestId("completion-badge")).toHaveText("6 steps completed today");
     await page.getByRole("link", { name: "Stick to Routine" }).click();
     await page.waitForURL("**/home");
   });

@@ -12,11 +12,13 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
 import { expect, test } from "@playwright/test";
+import { grantPlan } from "../../scripts/seed-entitlement.mjs";
 
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3210);
 const ROOT = path.resolve("test-results/operations");
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
-const PLAN = "clear-healthy-skin";
+// A lifetime plan: the test moves the clock a day per write, past any subscription period.
+const PLAN = "crease-free";
 const DAY = 86_400_000;
 const run = promisify(execFile);
 
@@ -134,7 +136,8 @@ async function seedMembers(dbFile: string, count: number): Promise<{ userId: str
     for (let i = 0; i < count; i++) {
       const userId = crypto.randomUUID();
       const sessionId = crypto.randomBytes(24).toString("base64url");
-      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`).run(userId, `ops-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now));
+      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, `ops-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now));
+      grantPlan(db, userId, PLAN);
       db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 365_000 * DAY)), stored(now));
       members.push({ userId, cookie: (await sessionCookie.serialize(sessionId)).split(";")[0] });
     }

@@ -11,6 +11,7 @@ import path from "node:path";
 import Stripe from "stripe";
 import { expect, test } from "@playwright/test";
 import { startFakeStripe, type FakeStripe } from "../unit/fake-stripe";
+import { entitlementsOf, userIdOf } from "./members-helpers";
 import { hydrated, jsEnabled } from "./support";
 
 const WEBHOOK_SECRET = "whsec_e2e_secret";
@@ -69,8 +70,8 @@ async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; 
   throw new Error("the Stripe-mode server did not start");
 }
 
-function webhook(base: string, type: string, object: Record<string, unknown>, secret = WEBHOOK_SECRET) {
-  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object } });
+function webhook(base: string, type: string, object: Record<string, unknown>, secret = WEBHOOK_SECRET, secondsLater = 0) {
+  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: "event", type, created: Math.floor(Date.now() / 1000) + secondsLater, data: { object } });
   return fetch(`${base}/webhooks/stripe`, {
     method: "POST",
     body: payload,
@@ -91,7 +92,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
 
     await page.goto(`${base}/subscribe`);
     await page.getByRole("article", { name: "Annual Plan" }).getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" }).click();
-    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, { timeout: 15_000 });
     await expect(page.getByRole("heading", { name: "Stripe Checkout (fake)" })).toBeVisible();
     const sent = fake.checkoutRequests.at(-1)!;
     expect(sent).toMatchObject({ mode: "subscription", "line_items[0][price_data][unit_amount]": "5900", "line_items[0][price_data][recurring][interval]": "year", cancel_url: `${base}/subscribe` });
@@ -111,7 +112,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     // Stripe sends the browser back to success_url.
     await page.goto(session.success_url.replace("{CHECKOUT_SESSION_ID}", sessionId));
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    await expect(page.getByText("Your subscription is active. We're sending you access details via email.")).toBeVisible();
+    await expect(page.getByText("Your Clear & Healthy Skin subscription is active. We're sending you access details via email.")).toBeVisible();
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
 
     // The billing portal belongs to the account: confirm the address first, with the e-mail's code.
@@ -125,6 +126,31 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toMatch(/^https:\/\/billing\.stripe\.com\//);
     expect(fake.portalRequests.at(-1)).toEqual({ customer: `cus_${sessionId}`, return_url: `${base}/profile` });
+
+    // The annual member chooses Monthly on the offer page: no checkout, but the portal's
+    // "confirm this change" page for the same subscription.
+    fake.subscriptions.set(`sub_${sessionId}`, { id: `sub_${sessionId}`, object: "subscription", customer: `cus_${sessionId}`, items: { object: "list", data: [{ id: `si_${sessionId}`, price: subscription.items.data[0].price }] } });
+    const checkoutsBefore = fake.checkoutRequests.length;
+    await page.goto(`${base}/subscribe`);
+    await expect(page.getByText("You already have the Annual plan")).toBeVisible();
+    await page.getByRole("article", { name: "Monthly Plan" }).getByRole("button", { name: "Switch to Monthly Plan" }).click();
+    await expect(page.getByRole("heading", { name: "Stripe customer portal (fake)" })).toBeVisible();
+    const flow = fake.portalRequests.at(-1)!;
+    expect(flow).toMatchObject({ customer: `cus_${sessionId}`, "flow_data[type]": "subscription_update_confirm", "flow_data[subscription_update_confirm][subscription]": `sub_${sessionId}`, "flow_data[subscription_update_confirm][items][0][id]": `si_${sessionId}` });
+    const monthly = fake.prices.get(flow["flow_data[subscription_update_confirm][items][0][price]"])!;
+    expect(monthly).toMatchObject({ unit_amount: 999, recurring: { interval: "month" } });
+    // The member confirms; Stripe updates the same subscription and tells us.
+    const switched = { ...subscription, items: { data: [{ id: `si_${sessionId}`, current_period_end: periodEnd, price: { id: monthly.id, unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: monthly.metadata } }] } };
+    expect((await webhook(base, "customer.subscription.updated", switched, WEBHOOK_SECRET, 5)).status).toBe(200);
+    const owned = await entitlementsOf(await userIdOf(email, dataDir), dataDir);
+    expect(owned).toHaveLength(1);
+    expect(owned.filter((e) => e.status === "active")).toHaveLength(1);
+    expect(owned[0]).toMatchObject({ tier: "monthly", planId: "monthly", priceMinor: 999 });
+    // The purchase (and Stripe's word on its period) stays in the history under the switch.
+    expect(owned[0].states).toBeGreaterThanOrEqual(2);
+    expect(fake.checkoutRequests.length).toBe(checkoutsBefore);
+    await page.goto(`${base}/subscribe`);
+    await expect(page.getByText("You already have the Monthly plan")).toBeVisible();
 
     if (jsEnabled(testInfo)) {
       // A checkout Stripe refuses: the catalogue's toast, and the page stays.

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
+import { entitlementsOf, userIdOf } from "./members-helpers";
 import { rows as query } from "./test-db";
 
 async function creaseQuizToResult(page: Page) {
@@ -83,7 +84,8 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page).toHaveURL(/\/payment-success\?session_id=cs_local_/);
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    await expect(page.getByText("Your Personalized Makeup Routine is now active with lifetime access! We're sending you access details via email.")).toBeVisible();
+    // The spec's line, naming the plan this purchase unlocked.
+    await expect(page.getByText("Your Crease-Free Makeup routine is now active with lifetime access! We're sending you access details via email.")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Check Your Email!" })).toBeVisible();
     await expect(page.getByText("Click the 'Access My Skincare Plan' button in the e-mail.")).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "Magic Link Sent!" })).toBeVisible();
@@ -105,11 +107,7 @@ test.describe("offers and payments", () => {
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
 
     // What was stored: the entitlement, the checkout and the two events.
-    const [row] = await query<{ tier: string; status: string; priceMinor: number; offerId: string; currentPeriodEnd: string | null }>(
-      'SELECT s."tier", s."status", s."priceMinor", s."offerId", s."currentPeriodEnd" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?',
-      email,
-    );
-    expect(row).toEqual({ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", currentPeriodEnd: null });
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", routinePlanId: "crease-free", currentPeriodEnd: null }]);
     const visitor = await visitorId(context);
     const events = (await eventsFor(visitor)).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
     expect(events.map((e) => e.name)).toEqual(["initiate_checkout", "purchase"]);
@@ -179,32 +177,26 @@ test.describe("offers and payments", () => {
     await page.getByLabel("E-mail").fill(email);
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    await expect(page.getByText("Your subscription is active. We're sending you access details via email.")).toBeVisible();
+    await expect(page.getByText("Your Clear & Healthy Skin subscription is active. We're sending you access details via email.")).toBeVisible();
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
-    const [row] = await query<{ tier: string; priceMinor: number; currentPeriodEnd: string | null }>(
-      'SELECT s."tier", s."priceMinor", s."currentPeriodEnd" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?',
-      email,
-    );
-    expect(row).toMatchObject({ tier: "monthly", priceMinor: 999 });
+    const [row] = await entitlementsOf(await userIdOf(email));
+    expect(row).toMatchObject({ tier: "monthly", priceMinor: 999, routinePlanId: "clear-healthy-skin" });
     expect(row.currentPeriodEnd).not.toBeNull();
 
     // 'Manage Subscription' (the profile's form) opens the local test portal, which cancels at period end.
     await confirmByCode(page, email);
     const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
     expect(portal.status()).toBe(303);
-    expect(portal.headers().location).toBe("/billing/test-portal");
-    await page.goto("/billing/test-portal");
+    expect(portal.headers().location).toBe(`/billing/test-portal?entitlement=${row.id}`);
+    await page.goto(portal.headers().location);
     await expect(page.getByText("Test mode — no real charge")).toBeVisible();
     await expect(page.getByText("Monthly Plan")).toBeVisible();
     await expect(page.getByText("Renews on")).toBeVisible();
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
-    const [after] = await query<{ cancelAtPeriodEnd: boolean; status: string }>(
-      'SELECT s."cancelAtPeriodEnd", s."status" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?',
-      email,
-    );
-    expect(after).toEqual({ cancelAtPeriodEnd: true, status: "active" });
+    // A new state, the purchase kept in the history.
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: true, status: "active", states: 2 }]);
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
@@ -231,8 +223,11 @@ test.describe("offers and payments", () => {
     await expect(field).toHaveAttribute("readonly", "");
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    const [row] = await query<{ offerId: string; priceMinor: number }>('SELECT s."offerId", s."priceMinor" FROM "Subscription" s JOIN "User" u ON u."id" = s."userId" WHERE u."email" = ?', email);
-    expect(row).toEqual({ offerId: "cakey-makeup", priceMinor: 2999 });
+    // The second product is a second entitlement: the first one is kept, not overwritten.
+    expect((await entitlementsOf(await userIdOf(email))).map((e) => [e.offerId, e.priceMinor, e.routinePlanId])).toEqual([
+      ["cakey-makeup", 2999, "no-more-cakey"],
+      ["makeup-prep", 4900, "makeup-prep"],
+    ]);
 
     // A lifetime plan has no subscription to manage: nothing happens, back to the profile.
     await confirmByCode(page, email);
@@ -261,6 +256,41 @@ test.describe("offers and payments", () => {
     // Another offer has its own countdown.
     await page.goto("/subscribe");
     expect(await countdownSeconds(page)).toBeGreaterThanOrEqual(598);
+  });
+
+  test("a countdown that has run out is gone: no timer, no 'left for discount', never a live 0:00, the same price", async ({ page, context }, testInfo) => {
+    await page.goto("/subscribe");
+    expect(await countdownSeconds(page)).toBeGreaterThan(590);
+    const annual = page.getByRole("article", { name: "Annual Plan" });
+    if (jsEnabled(testInfo)) {
+      // Seconds before the deadline (the server's clock moved on): the page arrives with the
+      // countdown, which ticks out in the browser and disappears instead of showing 0:00.
+      await context.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(585_000) });
+      const response = await page.reload();
+      expect(await response!.text()).toMatch(/Offer expires in <time[^>]*data-countdown[^>]*>0:(0[1-9]|1[0-4])</);
+      await hydrated(page, testInfo);
+      await expect(page.getByText(/Offer expires in/)).toHaveCount(0, { timeout: 25_000 });
+      await expect(page.getByText(/left for discount/)).toHaveCount(0);
+    }
+    // The same visitor comes back ten minutes after their first view.
+    await context.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(10 * 60_000) });
+    await page.reload();
+    await expect(page.locator("[data-countdown]")).toHaveCount(0);
+    await expect(page.getByText(/Offer expires/)).toHaveCount(0);
+    await expect(page.getByText(/left for discount/)).toHaveCount(0);
+    await expect(page.getByText("Save 40%", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Claim My Discount" })).toHaveCount(0);
+    await expect(page.getByText(/\b0:00\b/)).toHaveCount(0);
+    // The price shown is still the price charged.
+    await expect(annual.getByText("$59", { exact: true })).toBeVisible();
+    await expect(annual.getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" })).toBeVisible();
+
+    // Someone else's first view starts their own countdown.
+    const fresh = await context.browser()!.newContext({ javaScriptEnabled: jsEnabled(testInfo) });
+    const other = await fresh.newPage();
+    await other.goto(page.url());
+    expect(await countdownSeconds(other)).toBeGreaterThan(590);
+    await fresh.close();
   });
 
   test("FAQ: one item open at a time, and it closes again", async ({ page }) => {

@@ -11,6 +11,8 @@ import { expect, test } from "@playwright/test";
 import { readEmbeddedDataset } from "../../app/content/embedded-dataset";
 import { toSanityDocument } from "../../app/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
+import { jsEnabled } from "./support";
+import { signedInMember } from "./members-helpers";
 
 const WEBHOOK_SECRET = "e2e-webhook-secret-123456";
 const PREVIEW_SECRET = "e2e-preview-secret-123456";
@@ -21,16 +23,26 @@ test.describe.configure({ mode: "serial" });
 let fake: FakeSanity;
 let server: ChildProcess;
 let base: string;
+let dataDir: string;
+
+/**
+ * A two-second clip and its captions, made with Debian's ffmpeg (small enough to keep in the
+ * repository): ffmpeg -f lavfi -i "color=c=0xf6e0e1:s=160x100:d=2:r=10" -c:v libvpx-vp9 -b:v 20k -an clip.webm
+ */
+const FILES = {
+  "clip.webm": { type: "video/webm", body: fs.readFileSync("tests/fixtures/clip.webm") },
+  "clip.en.vtt": { type: "text/vtt", body: fs.readFileSync("tests/fixtures/clip.en.vtt") },
+};
 
 test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(180_000);
-  fake = await startFakeSanity({ documents: readEmbeddedDataset().map(toSanityDocument) });
+  fake = await startFakeSanity({ documents: readEmbeddedDataset().map(toSanityDocument), files: FILES });
   // What the Content Lake holds differs from the embedded files, so a page shows which it read.
   edit("page-landing", (d) => (d.headline = "Glow from the Content Lake"));
   edit("funnel-skin", (d) => (d.steps[0].headline = "Your skin, your routine"));
   // One app server per project, beside the suite's own port.
   const port = Number(process.env.E2E_PORT ?? 3210) + 30 + PROJECTS.indexOf(testInfo.project.name);
-  const dataDir = `test-results/e2e-sanity-${testInfo.project.name}`;
+  dataDir = `test-results/e2e-sanity-${testInfo.project.name}`;
   fs.rmSync(dataDir, { recursive: true, force: true });
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["scripts/start.mjs"], {
@@ -138,4 +150,50 @@ test("the preview link shows drafts to that browser only", async ({ page, browse
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Find your routine in two minutes");
   await page.goto(`${base}/`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(published!);
+});
+
+test("a tutorial page and a routine step with a video in the CMS play it; the others show their picture", async ({ page, context }, testInfo) => {
+  // Uploaded files are asset documents; the step points at them (what the Studio's file field stores).
+  fake.put({ _id: "file-clip-webm", _type: "sanity.fileAsset", url: `${fake.url}/files/clip.webm`, mimeType: "video/webm" });
+  fake.put({ _id: "file-clip-vtt", _type: "sanity.fileAsset", url: `${fake.url}/files/clip.en.vtt`, mimeType: "text/vtt" });
+  const video = {
+    _type: "routineVideo",
+    title: "Cleansing in 30 seconds",
+    duration: "0:02",
+    file: { _type: "file", asset: { _type: "reference", _ref: "file-clip-webm" } },
+    captions: { file: { _type: "file", asset: { _type: "reference", _ref: "file-clip-vtt" } }, label: "English", srclang: "en" },
+  };
+  edit("tutorial-step-1", (d) => (d.video = video));
+  edit("clear-healthy-skin", (d) => (d.steps[0].video = video));
+  expect((await webhook({ _id: "tutorial-step-1" })).status).toBe(200);
+
+  const { userId } = await signedInMember(context, base, { dataDir, subscription: "annual" });
+  expect(userId).toBeTruthy();
+  await page.goto(`${base}/path1`);
+  const player = page.locator("video");
+  await expect(player).toHaveCount(1);
+  await expect(player).toHaveAttribute("controls", "");
+  await expect(player).toHaveAttribute("poster", "/images/routine/cleanse.svg");
+  await expect(player.locator("source")).toHaveAttribute("src", `${fake.url}/files/clip.webm`);
+  await expect(player.locator('track[kind="captions"]')).toHaveAttribute("srclang", "en");
+  await expect(page.getByText("Video · 0:02")).toBeVisible();
+  if (jsEnabled(testInfo)) {
+    // The browser really loads it (the page's Content-Security-Policy allows the CMS's files), and its captions.
+    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await player.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
+    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.[0] && (v.textTracks[0].cues[0] as VTTCue).text)).toBe("Massage the cleanser in for 30 seconds.");
+  }
+
+  // A page without a video: its picture, no player, no play button or length.
+  await page.goto(`${base}/path2`);
+  await expect(page.locator("video")).toHaveCount(0);
+  await expect(page.getByText(/^Video · /)).toHaveCount(0);
+
+  // The routine player: the step with a video plays it; the next one has none.
+  await page.goto(`${base}/plan/clear-healthy-skin?step=1`);
+  await expect(page.getByText("Video Tutorial · Cleansing in 30 seconds")).toBeVisible();
+  await expect(page.locator("video source")).toHaveAttribute("src", `${fake.url}/files/clip.webm`);
+  await page.goto(`${base}/plan/clear-healthy-skin?step=2`);
+  await expect(page.locator("video")).toHaveCount(0);
+  await expect(page.getByText(/Video Tutorial/)).toHaveCount(0);
 });

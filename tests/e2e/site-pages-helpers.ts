@@ -3,6 +3,7 @@
  * subscriptions and completions written straight into the e2e database.
  */
 import crypto from "node:crypto";
+import { seedEntitlement } from "./members-helpers";
 import { rows, run } from "./test-db";
 
 export const DAY_MS = 86_400_000;
@@ -25,12 +26,7 @@ export async function seedUser(email: string, role = "user"): Promise<string> {
 }
 
 export async function seedSubscriptionAt(userId: string, tier: "monthly" | "annual" | "single_payment", periodEnd: Date | null, status = "active") {
-  const now = new Date();
-  await run(
-    `INSERT INTO "Subscription" ("id","userId","tier","status","planName","priceMinor","currency","startedAt","currentPeriodEnd","cancelAtPeriodEnd","stateAt","createdAt","updatedAt")
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-    crypto.randomUUID(), userId, tier, status, `${tier} plan`, 999, "usd", now, periodEnd, false, now, now, now,
-  );
+  await seedEntitlement(userId, { tier, periodEnd, status, startedAt: new Date(), routinePlanId: tier === "single_payment" ? "crease-free" : "clear-healthy-skin" });
 }
 
 export async function seedCompletion(userId: string, date: string) {

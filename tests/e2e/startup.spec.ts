@@ -111,7 +111,7 @@ test.describe("start-up configuration", () => {
     server.stdout.on("data", (chunk) => (output += chunk));
     server.stderr.on("data", (chunk) => (output += chunk));
     try {
-      await expect.poll(() => output, { timeout: 60_000 }).toContain("is ready");
+      await expect.poll(() => output, { timeout: 60_000 }).toContain("is listening on");
       const base = `http://127.0.0.1:${PORT}`;
       const offer = await request.get(`${base}/subscribe`);
       expect(offer.status()).toBe(200);

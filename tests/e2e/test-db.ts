@@ -24,8 +24,8 @@ function sqliteParam(value: unknown): unknown {
   return value ?? null;
 }
 
-function sqlite(text: string, params: unknown[], write: boolean): Row[] | number {
-  const db = new Database(E2E_DB, { fileMustExist: true, timeout: 10_000 });
+function sqlite(file: string, text: string, params: unknown[], write: boolean): Row[] | number {
+  const db = new Database(file, { fileMustExist: true, timeout: 10_000 });
   try {
     const statement = db.prepare(text);
     const values = params.map(sqliteParam);
@@ -60,10 +60,23 @@ async function postgres(text: string, params: unknown[], write: boolean): Promis
 
 /** Rows of a SELECT. */
 export async function rows<T = Row>(text: string, ...params: unknown[]): Promise<T[]> {
-  return (E2E_DATABASE_URL ? await postgres(text, params, false) : sqlite(text, params, false)) as T[];
+  return (E2E_DATABASE_URL ? await postgres(text, params, false) : sqlite(E2E_DB, text, params, false)) as T[];
 }
 
 /** Runs a write; answers the number of rows changed. */
 export async function run(text: string, ...params: unknown[]): Promise<number> {
-  return (E2E_DATABASE_URL ? await postgres(text, params, true) : sqlite(text, params, true)) as number;
+  return (E2E_DATABASE_URL ? await postgres(text, params, true) : sqlite(E2E_DB, text, params, true)) as number;
+}
+
+/**
+ * The database of the e2e server, or (with `dataDir`) the SQLite file of a server a spec
+ * started with a data folder of its own.
+ */
+export function databaseOf(dataDir?: string): { rows: typeof rows; run: typeof run } {
+  if (!dataDir) return { rows, run };
+  const file = path.join(dataDir, "glow-coach.db");
+  return {
+    rows: async <T = Row>(text: string, ...params: unknown[]) => sqlite(file, text, params, false) as T[],
+    run: async (text: string, ...params: unknown[]) => sqlite(file, text, params, true) as number,
+  };
 }

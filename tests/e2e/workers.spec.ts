@@ -10,6 +10,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
 import { expect, test } from "@playwright/test";
+import { grantPlan } from "../../scripts/seed-entitlement.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 42;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -20,7 +21,7 @@ const MEMBERS = 300;
 
 const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
-/** Members signed in, with today's six steps done: each needs one POST to finish. */
+/** Members signed in who bought the plan, with today's six steps done: each needs one POST to finish. */
 async function seedMembers(count: number): Promise<{ userId: string; cookie: string }[]> {
   const db = new Database(path.join(DATA_DIR, "glow-coach.db"), { timeout: 10_000 });
   const sessionCookie = createCookie("gc_session", { secrets: [SESSION_SECRET] });
@@ -32,6 +33,7 @@ async function seedMembers(count: number): Promise<{ userId: string; cookie: str
       // Verified members whose day is held (they did today's steps, so the day's zone is fixed).
       db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`).run(userId, `workers-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now), today);
       db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
+      grantPlan(db, userId, PLAN, { at: now });
       for (let step = 1; step <= 6; step++) db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`).run(userId, PLAN, today, step, stored(now));
     });
     for (let i = 0; i < count; i++) {

@@ -38,6 +38,10 @@ describe("sign-in e-mail", () => {
     expect(email.text).toContain("ignore this e-mail");
     expect(email.text).toContain("support@glowcoach.app");
     expect(email.text).not.toMatch(/<[a-z]/i);
+    // The link opens a page with one button; the e-mail says so, and promises no automatic sign-in.
+    expect(email.html).toContain("then press &#39;Sign in&#39; on the page that opens");
+    expect(email.text).toContain("then press 'Sign in' on the page that opens");
+    expect(`${email.html} ${email.text}`).not.toMatch(/automatically|skincare plan\./);
   });
 
   it("keeps the brand look inline, since e-mail clients drop <style> and stylesheets", () => {

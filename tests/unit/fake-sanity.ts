@@ -2,7 +2,8 @@
  * A local server speaking the part of the Sanity HTTP API the app and the content scripts
  * use, answering GROQ with groq-js over an in-memory dataset: queries (GET and POST, with
  * perspectives published / drafts / raw) and mutations. The real @sanity/client talks to it
- * with `apiHost: fake.url, useProjectHostname: false`.
+ * with `apiHost: fake.url, useProjectHostname: false`. It also stands in for the asset CDN:
+ * files given in `files` are served at `/files/<name>` (with CORS, as cdn.sanity.io does).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,7 +40,9 @@ function view(docs: FakeDocument[], perspective: string): FakeDocument[] {
   return [...byId.values()];
 }
 
-export async function startFakeSanity(options: { documents?: FakeDocument[]; port?: number; projectId?: string; dataset?: string; token?: string } = {}): Promise<FakeSanity> {
+export async function startFakeSanity(
+  options: { documents?: FakeDocument[]; port?: number; projectId?: string; dataset?: string; token?: string; files?: Record<string, { type: string; body: Buffer }> } = {},
+): Promise<FakeSanity> {
   const projectId = options.projectId ?? "fakeproject";
   const dataset = options.dataset ?? "production";
   const token = options.token ?? "fake-token";
@@ -61,6 +64,12 @@ export async function startFakeSanity(options: { documents?: FakeDocument[]; por
     };
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
+      const file = url.pathname.startsWith("/files/") ? options.files?.[url.pathname.slice("/files/".length)] : undefined;
+      if (file && (req.method === "GET" || req.method === "HEAD")) {
+        res.writeHead(200, { "Content-Type": file.type, "Content-Length": String(file.body.length), "Access-Control-Allow-Origin": "*", "Accept-Ranges": "none" });
+        res.end(req.method === "HEAD" ? undefined : file.body);
+        return;
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;

@@ -1,7 +1,8 @@
 /**
  * A small local stand-in for the Stripe API, for the real `stripe` SDK pointed at it with
- * STRIPE_API_HOST/PORT/PROTOCOL: checkout sessions, customers and billing portal sessions.
- * It records what the app asked for, so tests can check the exact amounts sent.
+ * STRIPE_API_HOST/PORT/PROTOCOL: checkout sessions, customers, subscriptions (as a test
+ * sets them up), products and prices, billing portal configurations and sessions. It
+ * records what the app asked for, so tests can check the exact amounts sent.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,6 +31,11 @@ export type FakeStripe = {
   sessions: Map<string, FakeCheckoutSession>;
   customers: Map<string, { id: string; object: "customer"; email: string }>;
   portalRequests: Record<string, string>[];
+  /** Subscriptions the test has "created" at Stripe (retrieved by the app for a plan switch). */
+  subscriptions: Map<string, { id: string; object: "subscription"; customer: string; items: { object: "list"; data: { id: string; price: Record<string, unknown> }[] } }>;
+  products: Map<string, { id: string; object: "product"; name: string; metadata: Record<string, string> }>;
+  prices: Map<string, { id: string; object: "price"; product: string; unit_amount: number; currency: string; lookup_key: string | null; active: boolean; recurring: { interval: string } | null; metadata: Record<string, string> }>;
+  portalConfigurations: Map<string, { id: string; object: "billing_portal.configuration"; active: boolean; metadata: Record<string, string>; fields: Record<string, string> }>;
   /** Make the next checkout creation fail with a Stripe error. */
   failNextCheckout: boolean;
   close(): Promise<void>;
@@ -46,7 +52,18 @@ function metadataOf(fields: Record<string, string>, prefix = "metadata"): Record
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   let counter = 0;
-  const fake = { checkoutRequests: [], sessions: new Map(), customers: new Map(), portalRequests: [], failNextCheckout: false } as unknown as FakeStripe;
+  const fake = {
+    checkoutRequests: [],
+    sessions: new Map(),
+    customers: new Map(),
+    portalRequests: [],
+    subscriptions: new Map(),
+    products: new Map(),
+    prices: new Map(),
+    portalConfigurations: new Map(),
+    failNextCheckout: false,
+  } as unknown as FakeStripe;
+  const notFound = (what: string) => ({ error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` } });
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -92,6 +109,51 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (req.method === "GET" && customerMatch) {
       const customer = fake.customers.get(customerMatch[1]);
       return customer ? send(200, customer) : send(404, { error: { type: "invalid_request_error", message: "No such customer" } });
+    }
+    const subscriptionMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && subscriptionMatch) {
+      const subscription = fake.subscriptions.get(subscriptionMatch[1]);
+      return subscription ? send(200, subscription) : send(404, notFound("subscription"));
+    }
+    const productMatch = /^\/v1\/products\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && productMatch) {
+      const product = fake.products.get(productMatch[1]);
+      return product ? send(200, product) : send(404, notFound("product"));
+    }
+    if (req.method === "POST" && url.pathname === "/v1/products") {
+      if (fake.products.has(fields.id)) return send(400, { error: { type: "invalid_request_error", message: "Product already exists." } });
+      const product = { id: fields.id ?? `prod_${++counter}`, object: "product" as const, name: fields.name, metadata: metadataOf(fields) };
+      fake.products.set(product.id, product);
+      return send(200, product);
+    }
+    if (req.method === "GET" && url.pathname === "/v1/prices") {
+      const keys = [...url.searchParams.entries()].filter(([k]) => k.startsWith("lookup_keys")).map(([, v]) => v);
+      const data = [...fake.prices.values()].filter((p) => p.active && (!keys.length || (p.lookup_key !== null && keys.includes(p.lookup_key))));
+      return send(200, { object: "list", data, has_more: false, url: "/v1/prices" });
+    }
+    if (req.method === "POST" && url.pathname === "/v1/prices") {
+      const price = {
+        id: `price_${++counter}`,
+        object: "price" as const,
+        product: fields.product,
+        unit_amount: Number(fields.unit_amount),
+        currency: fields.currency,
+        lookup_key: fields.lookup_key ?? null,
+        active: true,
+        recurring: fields["recurring[interval]"] ? { interval: fields["recurring[interval]"] } : null,
+        metadata: metadataOf(fields),
+      };
+      if (!fake.products.has(price.product)) return send(400, { error: { type: "invalid_request_error", message: `No such product: '${price.product}'` } });
+      fake.prices.set(price.id, price);
+      return send(200, price);
+    }
+    if (req.method === "GET" && url.pathname === "/v1/billing_portal/configurations") {
+      return send(200, { object: "list", data: [...fake.portalConfigurations.values()], has_more: false, url: "/v1/billing_portal/configurations" });
+    }
+    if (req.method === "POST" && url.pathname === "/v1/billing_portal/configurations") {
+      const configuration = { id: `bpc_${++counter}`, object: "billing_portal.configuration" as const, active: true, metadata: metadataOf(fields), fields };
+      fake.portalConfigurations.set(configuration.id, configuration);
+      return send(200, configuration);
     }
     if (req.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
       fake.portalRequests.push(fields);

@@ -71,7 +71,8 @@ describe("skin quiz: labels, progress and buttons", () => {
     expect(intro.buttonLabel).toBe("Get My Clear Skin Plan");
     expect(intro.resetAnswers).toBe(true);
     expect(step("13")).toMatchObject({ type: "analysing", durationMs: 3000 });
-    expect(step("14")).toMatchObject({ type: "result", cta: { href: "/subscribe-otp" } });
+    // The skin quiz sells the skincare plan (ADR 14), not the makeup-prep offer the spec named.
+    expect(step("14")).toMatchObject({ type: "result", cta: { href: "/subscribe" } });
   });
 });
 

@@ -23,7 +23,7 @@ function lint(files: FunnelFile[], input: Partial<LintInput> = {}) {
     files,
     dataset: embeddedDataset(),
     appRoutes: ["/", "/app", "/plan/:id"],
-    pendingRoutes: { "/subscribe-otp": "offer page: issue 5" },
+    pendingRoutes: { "/subscribe": "offer page: issue 5" },
     ...input,
   });
 }
@@ -44,7 +44,7 @@ describe("funnel linter", () => {
   it("passes the skin quiz as it is", () => {
     expect(lint([skin()])).toEqual({
       errors: [],
-      warnings: ['funnels/skin.json: 14: cta.href "/subscribe-otp" is a page that is not built yet (offer page: issue 5)'],
+      warnings: ['funnels/skin.json: 14: cta.href "/subscribe" is a page that is not built yet (offer page: issue 5)'],
     });
   });
 
@@ -153,12 +153,12 @@ describe("funnel linter", () => {
       const result = lint([
         skin((d) => {
           d.steps[14].cta.href = "/nowhere";
-          d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { href: "/subscribe-otp?from=quiz" } }, { to: { step: "14" } }];
+          d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { href: "/subscribe?from=quiz" } }, { to: { step: "14" } }];
         }),
       ]);
       expect(result).toEqual({
         errors: ['funnels/skin.json: 14: cta.href "/nowhere" is not a page of the app'],
-        warnings: ['funnels/skin.json: 13: next.0.to.href "/subscribe-otp?from=quiz" is a page that is not built yet (offer page: issue 5)'],
+        warnings: ['funnels/skin.json: 13: next.0.to.href "/subscribe?from=quiz" is a page that is not built yet (offer page: issue 5)'],
       });
     });
 

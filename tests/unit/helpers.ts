@@ -23,3 +23,24 @@ export function loadFunnel(id: string): Funnel {
   if (!result.ok) throw new Error(result.problems.join("\n"));
   return result.funnel;
 }
+
+/** Gives a member a paid entitlement, as a test payment would (a lifetime plan unless a tier is given). */
+export async function grantPlan(userId: string, routinePlanId: string, { tier = "single_payment" as "monthly" | "annual" | "single_payment", offerId = "test-offer", at = new Date() } = {}) {
+  const { applyEntitlementChange } = await import("~/billing/entitlements.server");
+  const recurring = tier !== "single_payment";
+  const { entitlementId } = await applyEntitlementChange(
+    { userId, offerId, routinePlanId, stripeCheckoutSessionId: `cs_local_test_${crypto.randomUUID()}` },
+    {
+      at,
+      reason: "purchase",
+      tier,
+      status: "active",
+      planId: recurring ? tier : "lifetime",
+      planName: recurring ? `${tier[0].toUpperCase()}${tier.slice(1)} Plan` : "Lifetime Plan",
+      priceMinor: tier === "annual" ? 5900 : tier === "monthly" ? 999 : 2999,
+      currency: "usd",
+      currentPeriodEnd: recurring ? new Date(at.getTime() + (tier === "annual" ? 365 : 31) * 86_400_000) : null,
+    },
+  );
+  return entitlementId!;
+}

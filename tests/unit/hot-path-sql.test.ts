@@ -14,16 +14,17 @@ describe("hot-path SQL", () => {
   it("writes and reads DateTime, Boolean, Int and null as Prisma does, both ways", async () => {
     const user = await newUser();
     const startedAt = new Date("2026-11-23T08:09:10.123Z");
+    const entitlement = await db.entitlement.create({ data: { userId: user.id, offerId: "skincare", routinePlanId: "clear-healthy-skin", createdAt: startedAt } });
     await execute(sql`
-      INSERT INTO "Subscription" ("id", "userId", "tier", "status", "planName", "priceMinor", "currency", "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "stateAt", "createdAt", "updatedAt")
-      VALUES (${crypto.randomUUID()}, ${user.id}, ${"monthly"}, ${"active"}, ${"Monthly Plan"}, ${999}, ${"usd"}, ${startedAt}, ${null}, ${true}, ${startedAt}, ${startedAt}, ${startedAt})`);
+      INSERT INTO "EntitlementState" ("entitlementId", "tier", "planId", "planName", "priceMinor", "currency", "status", "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "at", "reason", "recordedAt")
+      VALUES (${entitlement.id}, ${"monthly"}, ${"monthly"}, ${"Monthly Plan"}, ${999}, ${"usd"}, ${"active"}, ${startedAt}, ${null}, ${true}, ${startedAt}, ${"test"}, ${startedAt})`);
     // Prisma reads what the driver wrote...
-    const row = await db.subscription.findUniqueOrThrow({ where: { userId: user.id } });
+    const row = await db.entitlementState.findFirstOrThrow({ where: { entitlementId: entitlement.id } });
     expect(row).toMatchObject({ startedAt, currentPeriodEnd: null, cancelAtPeriodEnd: true, priceMinor: 999 });
     // ...and the driver reads what Prisma wrote.
-    await db.subscription.update({ where: { userId: user.id }, data: { cancelAtPeriodEnd: false, currentPeriodEnd: new Date("2026-12-23T08:09:10.000Z") } });
+    await db.entitlementState.update({ where: { id: row.id }, data: { cancelAtPeriodEnd: false, currentPeriodEnd: new Date("2026-12-23T08:09:10.000Z") } });
     const [read] = await queryRows<{ startedAt: Date; currentPeriodEnd: Date; cancelAtPeriodEnd: boolean; priceMinor: number }>(sql`
-      SELECT "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "priceMinor" FROM "Subscription" WHERE "userId" = ${user.id}`);
+      SELECT "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "priceMinor" FROM "EntitlementState" WHERE "entitlementId" = ${entitlement.id}`);
     expect(read).toEqual({ startedAt, currentPeriodEnd: new Date("2026-12-23T08:09:10.000Z"), cancelAtPeriodEnd: false, priceMinor: 999 });
   });
 

@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
+import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
-import { HomePage, Plan, TutorialSettings, TutorialStep, type ContentImage } from "~/content/types";
+import { HomePage, Plan, Product, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings, TutorialStep, type ContentImage } from "~/content/types";
+import { DEFAULT_PLAN, PLAN_BY_ID, TUTORIAL_STEP } from "~/content/queries";
 import { embeddedDataset } from "./helpers";
 
 const docs = embeddedDataset();
+const query = async (q: string, params: Record<string, unknown> = {}) => (await evaluate(parse(q, { params }), { dataset: docs, params })).get();
 
 function expectServedImage(image: ContentImage) {
   const file = path.join("public", image.src);
@@ -15,35 +18,54 @@ function expectServedImage(image: ContentImage) {
   expect(image.alt.length).toBeGreaterThan(5);
 }
 
+const PLANS = { "clear-healthy-skin": "Clear & Healthy Skin", "makeup-prep": "Makeup Prep", "crease-free": "Crease-Free Makeup", "no-more-cakey": "No-More-Cakey Makeup" };
+
 describe("members' content", () => {
-  it("has exactly one active plan, valid, with 6 steps that each have an image and tips", () => {
+  it("has a plan for every product, one of them the default, each read through its query with six steps, six tutorial pages and products", async () => {
     const plans = docs.filter((d) => d._type === "plan");
-    expect(plans.filter((p) => p.isActive === true)).toHaveLength(1);
-    for (const doc of plans) {
-      const plan = Plan.parse(doc);
+    expect(Object.fromEntries(plans.map((p) => [p._id, p.name]))).toEqual(PLANS);
+    expect(plans.filter((p) => p.isActive === true).map((p) => p._id)).toEqual(["clear-healthy-skin"]);
+    expect((ResolvedPlan.parse(await query(DEFAULT_PLAN)))._id).toBe("clear-healthy-skin");
+    for (const id of Object.keys(PLANS)) {
+      Plan.parse(docs.find((d) => d._id === id));
+      const plan = ResolvedPlan.parse(await query(PLAN_BY_ID, { id }));
       expect(plan.stepCount).toBe(6);
+      expect(plan.steps).toHaveLength(6);
+      expect(plan.answersFrom.length).toBeGreaterThan(0);
       for (const step of plan.steps) {
         expect(step.tips.length).toBeGreaterThan(0);
         expectServedImage(step.image);
       }
+      expect(plan.tutorial).toHaveLength(6);
+      for (const pageId of plan.tutorial) {
+        const page = ResolvedTutorialStep.parse(await query(TUTORIAL_STEP, { id: pageId }));
+        expectServedImage(page.image);
+        for (const product of page.recommended) expectServedImage(product.image);
+      }
+      for (const product of [...plan.products.otherwise, ...plan.products.rules.flatMap((r) => r.products)]) expectServedImage(product.image);
+      // Each offer sells one plan, and every plan is sold.
+      expect(docs.filter((d) => d._type === "offer" && (d.routinePlan as { _ref: string })._ref === id)).toHaveLength(1);
     }
   });
 
-  it("refuses a plan whose step count does not match its steps", () => {
-    const plan = structuredClone(docs.find((d) => d._type === "plan")!);
+  it("keeps every plan's own tutorial pages apart (no page shared between plans)", () => {
+    const pages = docs.filter((d) => d._type === "plan").flatMap((p) => (p.tutorial as { _ref: string }[]).map((r) => r._ref));
+    expect(new Set(pages).size).toBe(pages.length);
+  });
+
+  it("refuses a plan whose step count does not match its steps, and images that are not the app's files", () => {
+    const plan = structuredClone(docs.find((d) => d._type === "plan")!) as Record<string, any>;
     plan.stepCount = 5;
     expect(Plan.safeParse(plan).success).toBe(false);
     expect(Plan.safeParse({ ...plan, stepCount: 6, steps: [] }).success).toBe(false);
+    const other = structuredClone(docs.find((d) => d._type === "plan")!) as Record<string, any>;
+    other.steps[0].image.src = "https://example.com/cleanse.jpg";
+    expect(Plan.safeParse(other).success).toBe(false);
   });
 
-  it("refuses images that are not files served by the app", () => {
-    const plan = structuredClone(docs.find((d) => d._type === "plan")!) as unknown as { steps: { image: { src: string } }[] };
-    plan.steps[0].image.src = "https://example.com/cleanse.jpg";
-    expect(Plan.safeParse(plan).success).toBe(false);
-  });
-
-  it("has the six tutorial steps the spec lists, with their next labels and targets", () => {
-    const steps = [1, 2, 3, 4, 5, 6].map((n) => TutorialStep.parse(docs.find((d) => d._type === "tutorialStep" && d.number === n)));
+  it("keeps the spec's skincare tutorial: titles, next labels, tips, products and things to avoid", async () => {
+    const plan = ResolvedPlan.parse(await query(PLAN_BY_ID, { id: "clear-healthy-skin" }));
+    const steps = await Promise.all(plan.tutorial.map(async (id) => ResolvedTutorialStep.parse(await query(TUTORIAL_STEP, { id }))));
     expect(steps.map((s) => s.title)).toEqual([
       "Cleansing the Right Way",
       "Hydration & Moisturizing",
@@ -52,14 +74,7 @@ describe("members' content", () => {
       "Lifestyle Habits",
       "Weekly Extras & Consistency",
     ]);
-    expect(steps.map((s) => [s.next.label, s.next.href])).toEqual([
-      ["Next: Hydration", "/path2"],
-      ["Next: Sun Protection", "/path3"],
-      ["Next: Targeted Treatments", "/path4"],
-      ["Next: Lifestyle Habits", "/path5"],
-      ["Next: Weekly Extras", "/path6"],
-      ["Finish & See Results", "/completion"],
-    ]);
+    expect(steps.map((s) => s.nextLabel)).toEqual(["Next: Hydration", "Next: Sun Protection", "Next: Targeted Treatments", "Next: Lifestyle Habits", "Next: Weekly Extras", "Finish & See Results"]);
     const [cleansing, , sun, treatments, lifestyle, weekly] = steps;
     expect(cleansing.tips.join(" ")).toMatch(/lukewarm water.*30 seconds.*twice daily/s);
     expect(sun.tips.join(" ")).toMatch(/every 2-3 hours.*SPF 30 or higher/s);
@@ -73,31 +88,45 @@ describe("members' content", () => {
     expect(weekly.tips.join(" ")).toMatch(/1-2 times a week.*soothing mask.*photo/s);
     expect(weekly.recommended.map((p) => p.name).join(" ")).toMatch(/AHA 7%.*[Cc]ica [Mm]ask/s);
     expect(weekly.avoid.map((a) => a.title).join(" ")).toMatch(/Over-exfoliation.*new products at once/s);
-    for (const step of steps) {
-      expectServedImage(step.video.image);
-      for (const product of step.recommended) expectServedImage(product.image);
-    }
+    // No page pretends to have a video it doesn't have.
+    for (const step of steps) expect(step.video ?? null).toBeNull();
   });
 
-  it("has the tutorial footer and the completion texts", () => {
+  it("has products with details for 'Learn More', and shop links only as https", () => {
+    const products = docs.filter((d) => d._type === "product");
+    expect(products.length).toBeGreaterThanOrEqual(30);
+    for (const doc of products) expect(Product.parse(doc).details.length).toBeGreaterThan(0);
+    expect(Product.safeParse({ ...products[0], shopUrl: "http://shop.example/cleanser" }).success).toBe(false);
+    expect(Product.safeParse({ ...products[0], shopUrl: "https://shop.example/cleanser" }).success).toBe(true);
+  });
+
+  it("has the tutorial footer and the completion texts (the spec's, for the skincare plan)", () => {
     const settings = TutorialSettings.parse(docs.find((d) => d._id === "tutorialSettings"));
-    expect(settings.footer.links.map((l) => l.href)).toEqual(["#product", "/partnerships", null, null, "/privacy-policy", "/terms-of-service"]);
     expect(settings.footer.copyright).toContain("2025");
-    expect(settings.completion).toMatchObject({
-      title: "Congratulations!",
-      message: "You've completed your Clear & Healthy Skin routine.",
-      badge: "6 steps completed today",
-      button: { label: "Stick to Routine", href: "/home" },
-      trustLine: "Trusted by 1,000+ learners and validated by beauty experts.",
-    });
+    const { completion } = settings;
+    expect([completion.title, completion.message.replace("{plan}", "Clear & Healthy Skin"), completion.badge.replace("{count}", "6")]).toEqual([
+      "Congratulations!",
+      "You've completed your Clear & Healthy Skin routine.",
+      "6 steps completed today",
+    ]);
+    expect(completion.button).toEqual({ label: "Stick to Routine", href: "/home" });
+    expect(completion.trustLine).toBe("Trusted by 1,000+ learners and validated by beauty experts.");
   });
 
-  it("has the home page's fixed cards and a motivational line for every state", () => {
+  it("has footer links in the site settings; those without a page are kept but never shown", () => {
+    const settings = SiteSettings.parse(docs.find((d) => d._id === "siteSettings"));
+    expect(settings.footerLinks.filter((l) => l.href).map((l) => l.href)).toEqual(["/partnerships", "/privacy-policy", "/terms-of-service"]);
+    expect(settings.footerLinks.filter((l) => !l.href).map((l) => l.label)).toEqual(["Careers", "Press"]);
+  });
+
+  it("has the home page's lines, its invitation for signed-out visitors and a motivational line for every state", () => {
     const home = HomePage.parse(docs.find((d) => d._id === "page-home"));
-    expect(home.tips).toHaveLength(4);
-    expect(home.products).toHaveLength(2);
-    expect(home.avoid).toHaveLength(2);
     for (const when of ["start", "continue", "done"]) expect(home.motivation.some((m) => m.when === when)).toBe(true);
-    for (const product of home.products) expectServedImage(product.image);
+    expect(home.guest.quizHref).toBe("/quiz");
+  });
+
+  it("stores tutorial pages with product references the query resolves", () => {
+    const stored = TutorialStep.parse(docs.find((d) => d._id === "tutorial-step-1"));
+    expect(stored.recommended.map((r) => r._ref)).toEqual(["product-gentle-gel-cleanser", "product-cleansing-balm"]);
   });
 });

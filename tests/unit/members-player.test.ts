@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startSession } from "~/auth/session.server";
-import { NOT_SUBSCRIBED, viewOf } from "~/billing/subscriptions.server";
+import { NOT_SUBSCRIBED, viewOf } from "~/billing/entitlements.server";
 import { motivationalLine, routineButton } from "~/members/home.server";
 import { firstOpenStep, parseStep, playerAction } from "~/members/player.server";
 import { subscriptionDetails } from "~/members/profile";
@@ -8,6 +8,7 @@ import { EMPTY_STREAK } from "~/members/completions.server";
 import { db } from "~/utils/db.server";
 import * as hotPath from "~/utils/sql.server";
 import { logger } from "~/utils/logger.server";
+import { grantPlan } from "./helpers";
 
 const PLAN = "clear-healthy-skin";
 let cookie: string;
@@ -17,6 +18,7 @@ beforeEach(async () => {
   const user = await db.user.create({ data: { email: `player-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } });
   userId = user.id;
   cookie = (await startSession(user.id, "full")).split(";")[0];
+  await grantPlan(user.id, PLAN);
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -81,6 +83,17 @@ describe("the player's forms", () => {
     expect(await db.planStepCompletion.count({ where: { userId } })).toBe(0);
   });
 
+  it("sends a member who does not own the plan to its offer page, and stores nothing", async () => {
+    const other = await db.user.create({ data: { email: `no-plan-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } });
+    cookie = (await startSession(other.id, "full")).split(";")[0];
+    const response = await answer(post({ intent: "complete-step", step: "1" }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/subscribe");
+    const crease = await answer(post({ intent: "complete-step", step: "1" }, "crease-free"), "crease-free");
+    expect(crease.headers.get("Location")).toBe("/sales");
+    expect(await db.planStepCompletion.count({ where: { userId: other.id } })).toBe(0);
+  });
+
   it("sends a signed-out visitor to /login", async () => {
     cookie = "";
     const response = await answer(post({ intent: "finish" }));
@@ -99,10 +112,11 @@ describe("the player's forms", () => {
 
 describe("home", () => {
   it("routes 'Do Today's Routine' as the spec says", () => {
-    expect(routineButton({ planId: null, signedIn: true, subscribed: true })).toEqual({ state: "disabled" });
-    expect(routineButton({ planId: PLAN, signedIn: false, subscribed: false })).toEqual({ state: "ready", href: "/login?redirectTo=%2Fhome" });
-    expect(routineButton({ planId: PLAN, signedIn: true, subscribed: false })).toEqual({ state: "ready", href: "/subscribe" });
-    expect(routineButton({ planId: PLAN, signedIn: true, subscribed: true })).toEqual({ state: "ready", href: `/plan/${PLAN}` });
+    expect(routineButton({ planId: null, signedIn: true, owned: true, offerPath: null })).toEqual({ state: "disabled" });
+    expect(routineButton({ planId: PLAN, signedIn: false, owned: false, offerPath: "/subscribe" })).toEqual({ state: "ready", href: "/login?redirectTo=%2Fhome" });
+    expect(routineButton({ planId: PLAN, signedIn: true, owned: false, offerPath: "/subscribe" })).toEqual({ state: "ready", href: "/subscribe" });
+    expect(routineButton({ planId: "crease-free", signedIn: true, owned: false, offerPath: "/sales" })).toEqual({ state: "ready", href: "/sales" });
+    expect(routineButton({ planId: PLAN, signedIn: true, owned: true, offerPath: null })).toEqual({ state: "ready", href: `/plan/${PLAN}` });
   });
 
   it("picks the motivational line for the member's state", () => {

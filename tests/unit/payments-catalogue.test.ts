@@ -74,7 +74,7 @@ describe("offer documents", () => {
     expect(routine && routine.steps.map((s) => s.name)).toEqual(["Morning Gentle Cleanser", "Targeted Serum", "Hydrating Moisturizer", "Evening Deep Clean", "Night Repair", "Weekly Treatment"]);
     expect(routine?.visibleSteps).toBe(1);
     const products = offer("/subscribe").sections.find((s) => s._type === "lockedProducts");
-    expect(products && products.products.map((p) => [p.fitLabel, p.fitPercent, p.locked])).toEqual([
+    expect(products && products.fits.map((p) => [p.fitLabel, p.fitPercent, p.locked])).toEqual([
       ["Perfect fit", 100, false],
       ["High fit", 90, true],
       ["Good fit", 85, true],

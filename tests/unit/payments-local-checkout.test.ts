@@ -5,6 +5,9 @@ import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~
 import { completeSignIn } from "~/auth/sign-in.server";
 import { checkPayment } from "~/payments/payment-success.server";
 import { db } from "~/utils/db.server";
+import { allCurrentStates, entitlementHistory, entitlementsOf } from "~/billing/entitlements.server";
+import { activeSubscriptions } from "~/admin/metrics";
+import { switchPlanLocally } from "~/payments/portal.server";
 
 async function localCheckout(path: string, planId: string, visitorId: string) {
   const offer = (await getOfferByPath(path))!;
@@ -31,11 +34,11 @@ describe("local test checkout (no Stripe key)", () => {
 
   it("needs a valid e-mail and stores nothing without one", async () => {
     const id = await localCheckout("/sales", "lifetime", "visitor-local-2");
-    const before = await db.subscription.count();
+    const before = await db.entitlement.count();
     expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: "not-an-email" })).toEqual({ status: 400, field: "email", error: "Please enter a valid e-mail address." });
     expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: undefined })).toMatchObject({ status: 400 });
     expect(await completeLocalCheckout({ id, visitorId: "stranger", user: null, email: "x@example.com" })).toBeNull();
-    expect(await db.subscription.count()).toBe(before);
+    expect(await db.entitlement.count()).toBe(before);
     expect(await db.checkoutSession.findUnique({ where: { id } })).toMatchObject({ status: "open", email: null });
   });
 
@@ -46,11 +49,15 @@ describe("local test checkout (no Stripe key)", () => {
     expect((first as Response).headers.get("Location")).toBe(`/payment-success?session_id=${id}`);
     const again = await completeLocalCheckout({ id, visitorId: "visitor-local-3", user: null, email: "other@example.com" });
     expect((again as Response).headers.get("Location")).toBe(`/payment-success?session_id=${id}`);
-    const user = await db.user.findUnique({ where: { email: email.toLowerCase() }, include: { subscription: true } });
-    expect(user?.subscription).toMatchObject({ tier: "monthly", status: "active", priceMinor: 999, planName: "Monthly Plan", offerId: "skincare", planId: "monthly", cancelAtPeriodEnd: false });
-    const start = user!.subscription!.startedAt;
-    const end = user!.subscription!.currentPeriodEnd!;
+    const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
+    const [entitlement, ...others] = await entitlementsOf(user!.id);
+    expect(others).toEqual([]);
+    expect(entitlement).toMatchObject({ tier: "monthly", status: "active", subscribed: true, planName: "Monthly Plan", offerId: "skincare", routinePlanId: "clear-healthy-skin", planId: "monthly", cancelAtPeriodEnd: false });
+    const start = new Date(entitlement.startedAt!);
+    const end = new Date(entitlement.currentPeriodEnd!);
     expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
+    // The plan bought is the one the member follows.
+    expect(user?.activePlanId).toBe("clear-healthy-skin");
     expect(await db.user.findUnique({ where: { email: "other@example.com" } })).toBeNull();
     const purchases = await db.analyticsEvent.findMany({ where: { name: "purchase", visitorId: "visitor-local-3" } });
     expect(purchases).toHaveLength(1);
@@ -85,7 +92,7 @@ describe("payment success after a test payment", () => {
     const buyer = await db.user.findUniqueOrThrow({ where: { email }, include: { sessions: true } });
     expect(buyer.emailVerifiedAt).toBeNull();
     expect(buyer.sessions.map((s) => ({ kind: s.kind, checkoutSessionId: s.checkoutSessionId }))).toEqual([{ kind: "purchase", checkoutSessionId: id }]);
-    expect(await ask(id, "visitor-ps-1", cookie)).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase" });
+    expect(await ask(id, "visitor-ps-1", cookie)).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase", routinePlan: "Crease-Free Makeup" });
     // Asked again: no second session, no second e-mail.
     expect(await ask(id, "visitor-ps-1")).toMatchObject({ state: "paid", access: "sign-in-by-link" });
     expect(await db.session.count({ where: { userId: buyer.id } })).toBe(1);
@@ -104,7 +111,7 @@ describe("payment success after a test payment", () => {
     expect(first.headers.getSetCookie().some((cookie) => cookie.startsWith("gc_auth="))).toBe(true);
     expect(await ask(id, "visitor-ps-2")).toMatchObject({ state: "paid", access: "sign-in-by-link", emailStatus: "sent" });
     // The plan went to the account, whose owner got the sign-in e-mail.
-    expect(await db.subscription.findUnique({ where: { userId: owner.id } })).toMatchObject({ tier: "monthly", status: "active" });
+    expect(await entitlementsOf(owner.id)).toMatchObject([{ tier: "monthly", status: "active", subscribed: true }]);
     expect(await db.session.count({ where: { userId: owner.id, kind: "purchase" } })).toBe(0);
   });
 
@@ -122,5 +129,65 @@ describe("payment success after a test payment", () => {
     const first = (await ask(id, "visitor-ps-3", cookie)) as Response;
     expect(sessionCookieOf(first)).toBeUndefined();
     expect(await ask(id, "visitor-ps-3", cookie)).toMatchObject({ state: "paid", access: "signed-in" });
+  });
+});
+
+describe("one purchase per product, and history instead of overwriting", () => {
+  it("keeps each product a member buys, and refuses a second checkout for one they have", async () => {
+    const email = `collector-${Date.now()}@example.com`;
+    const member = (await completeSignIn({ email: email, proof: "email-link" })).user;
+    const buy = async (path: string, planId: string, visitorId: string) => {
+      const offer = (await getOfferByPath(path))!;
+      const started = await startCheckout({ offer, planId, user: member, visitorId, cookieHeader: null });
+      if (!started.ok) throw new Error(started.reason);
+      await completeLocalCheckout({ id: started.url.split("/").pop()!, visitorId, user: member, email });
+    };
+    await buy("/subscribe", "annual", "visitor-collect-1");
+    await buy("/sales", "lifetime", "visitor-collect-2");
+    const owned = await entitlementsOf(member.id);
+    expect(owned.map((e) => [e.routinePlanId, e.tier, e.subscribed])).toEqual([
+      ["crease-free", "single_payment", true],
+      ["clear-healthy-skin", "annual", true],
+    ]);
+
+    // The annual member chooses Monthly: no checkout is created, they are told what they have.
+    const sessionsBefore = await db.checkoutSession.count();
+    const offer = (await getOfferByPath("/subscribe"))!;
+    const again = await startCheckout({ offer, planId: "monthly", user: member, visitorId: "visitor-collect-3", cookieHeader: null });
+    expect(again).toMatchObject({ ok: false, status: 409, reason: "already-owned", owned: { tier: "annual", planId: "annual" } });
+    const lifetime = await startCheckout({ offer: (await getOfferByPath("/sales"))!, planId: "lifetime", user: member, visitorId: "visitor-collect-3", cookieHeader: null });
+    expect(lifetime).toMatchObject({ ok: false, status: 409, reason: "already-owned" });
+    expect(await db.checkoutSession.count()).toBe(sessionsBefore);
+    expect(await db.analyticsEvent.count({ where: { name: "initiate_checkout", visitorId: "visitor-collect-3" } })).toBe(0);
+  });
+
+  it("switches annual to monthly in the local portal: the same entitlement, a new state, exactly one active", async () => {
+    const member = (await completeSignIn({ email: `switcher-${Date.now()}@example.com`, proof: "email-link" })).user;
+    const offer = (await getOfferByPath("/subscribe"))!;
+    const started = await startCheckout({ offer, planId: "annual", user: member, visitorId: "visitor-switch", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    await completeLocalCheckout({ id: started.url.split("/").pop()!, visitorId: "visitor-switch", user: member, email: member.email });
+    const [annual] = await entitlementsOf(member.id);
+
+    const countsBefore = activeSubscriptions(await allCurrentStates(), new Date());
+    expect(await switchPlanLocally(member.id, annual.id, "annual")).toBeNull(); // already on it
+    expect(await switchPlanLocally(member.id, annual.id, "lifetime")).toBeNull(); // not a plan of this offer
+    const stranger = (await completeSignIn({ email: `stranger-${Date.now()}@example.com`, proof: "email-link" })).user;
+    expect(await switchPlanLocally(stranger.id, annual.id, "monthly")).toBeNull(); // not theirs
+    expect((await switchPlanLocally(member.id, annual.id, "monthly"))?.id).toBe("monthly");
+
+    const after = await entitlementsOf(member.id);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ id: annual.id, tier: "monthly", planId: "monthly", priceText: "$9.99", subscribed: true });
+    const history = await entitlementHistory(annual.id);
+    expect(history.map((s) => [s.reason, s.tier, s.priceMinor])).toEqual([
+      ["purchase", "annual", 5900],
+      ["portal:switch", "monthly", 999],
+    ]);
+    // The admin's active plans follow the current state: one annual fewer, one monthly more.
+    const countsAfter = activeSubscriptions(await allCurrentStates(), new Date());
+    expect([countsAfter.annual - countsBefore.annual, countsAfter.monthly - countsBefore.monthly, countsAfter.lifetime - countsBefore.lifetime]).toEqual([-1, 1, 0]);
+    // Revenue counts the purchase once; a switch is not a purchase.
+    expect(await db.analyticsEvent.count({ where: { name: "purchase", visitorId: "visitor-switch" } })).toBe(1);
   });
 });

@@ -3,6 +3,7 @@
  * against a local fake Stripe API, then a storm of signed webhook deliveries (duplicated,
  * shuffled, some forged) that must end in exactly the right entitlements.
  */
+import crypto from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
@@ -23,8 +24,8 @@ const { getOfferByPath } = await import("~/content/content.server");
 const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
 const { checkPayment } = await import("~/payments/payment-success.server");
+const { applyEntitlementChange, entitlementsOf, entitlementHistory } = await import("~/billing/entitlements.server");
 const webhookRoute = await import("~/routes/webhooks.stripe");
-const { applyEntitlement } = await import("~/payments/fulfilment.server");
 const { logger } = await import("~/utils/logger.server");
 
 const signer = new Stripe("sk_test_fake", { telemetry: false });
@@ -246,22 +247,27 @@ describe("webhooks", () => {
       expect(answer.status, answer.body).toBe(200);
     }
 
-    // Exactly the right entitlements, one row per buyer.
+    // Exactly the right entitlements: one per purchase, in its latest state.
     for (const want of expected) {
-      const user = await db.user.findUnique({ where: { email: want.email }, include: { subscription: true } });
+      const user = await db.user.findUnique({ where: { email: want.email } });
       expect(user, want.email).not.toBeNull();
-      const row = user!.subscription!;
+      const owned = await entitlementsOf(user!.id, new Date(0));
+      expect(owned, want.email).toHaveLength(1);
+      const row = owned[0];
       expect(
         {
           tier: row.tier,
           status: row.status,
-          priceMinor: row.priceMinor,
+          priceMinor: Math.round(Number(row.priceText!.replace(/[$,]/g, "")) * 100),
           cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-          currentPeriodEnd: row.currentPeriodEnd ? row.currentPeriodEnd.getTime() / 1000 : null,
+          currentPeriodEnd: row.currentPeriodEnd ? new Date(row.currentPeriodEnd).getTime() / 1000 : null,
           subscriptionId: row.stripeSubscriptionId,
         },
         want.email,
       ).toEqual({ tier: want.tier, status: want.status, priceMinor: want.priceMinor, cancelAtPeriodEnd: want.cancelAtPeriodEnd, currentPeriodEnd: want.currentPeriodEnd, subscriptionId: want.subscriptionId });
+      // Its history is ordered by the facts' times and never goes back on a newer one.
+      const history = await entitlementHistory(row.id);
+      expect(history.map((h) => h.at.getTime())).toEqual([...history.map((h) => h.at.getTime())].sort((a, b) => a - b));
       const session = await db.checkoutSession.findUnique({ where: { id: want.sessionId } });
       expect(session).toMatchObject({ status: "complete", email: want.email, userId: user!.id });
     }
@@ -280,8 +286,8 @@ describe("webhooks", () => {
   }, 300_000);
 });
 
-describe("a member who replaced their subscription", () => {
-  it("keeps the new one when news about the old one arrives later", async () => {
+describe("a member with two subscriptions to the same product", () => {
+  it("keeps both purchases apart: news about the old one changes only the old one", async () => {
     const email = `replaced-${Date.now()}@example.com`;
     const [oldCustomer, newCustomer] = [`cus_old_${Date.now()}`, `cus_new_${Date.now()}`];
     fake.customers.set(oldCustomer, { id: oldCustomer, object: "customer", email });
@@ -304,24 +310,36 @@ describe("a member who replaced their subscription", () => {
     expect((await deliver(event("customer.subscription.created", t, sub("sub_old_x", oldCustomer, t, "active", "month")))).status).toBe(200);
     expect((await deliver(event("customer.subscription.created", t + 1000, sub("sub_new_x", newCustomer, t + 1000, "active", "year")))).status).toBe(200);
     // Later news about the old subscription: its cancellation and a failed invoice.
-    expect((await deliver(event("customer.subscription.deleted", t + 2000, sub("sub_old_x", oldCustomer, t, "canceled", "month")))).body).toContain("earlier subscription");
+    expect((await deliver(event("customer.subscription.deleted", t + 2000, sub("sub_old_x", oldCustomer, t, "canceled", "month")))).status).toBe(200);
     const invoice = { id: "in_old_x", object: "invoice", customer: oldCustomer, parent: { subscription_details: { subscription: "sub_old_x" } }, lines: { data: [] } };
-    expect((await deliver(event("invoice.payment_failed", t + 2100, invoice))).body).toContain("not the member's current subscription");
-    const row = await db.subscription.findFirst({ where: { user: { email } } });
-    expect(row).toMatchObject({ tier: "annual", status: "active", stripeSubscriptionId: "sub_new_x", stripeCustomerId: newCustomer });
+    expect((await deliver(event("invoice.payment_failed", t + 2100, invoice))).status).toBe(200);
+    const user = await db.user.findUnique({ where: { email } });
+    const owned = await entitlementsOf(user!.id, new Date(t * 1000 + 5000_000));
+    expect(owned.map((e) => [e.stripeSubscriptionId, e.tier, e.status])).toEqual([
+      ["sub_new_x", "annual", "active"],
+      ["sub_old_x", "monthly", "past_due"],
+    ]);
   });
 });
 
 describe("billing portal", () => {
   it("opens Stripe's portal for a recurring subscription and does nothing otherwise", async () => {
-    const recurring = await db.subscription.findFirst({ where: { tier: "annual", status: "active", stripeCustomerId: { not: null }, currentPeriodEnd: { gt: new Date() } } });
+    const rows = await db.entitlement.findMany({ where: { stripeCustomerId: { not: null }, stripeSubscriptionId: { not: null } }, select: { userId: true } });
+    let recurring: { userId: string; stripeCustomerId: string | null } | null = null;
+    for (const { userId } of rows) {
+      const found = (await entitlementsOf(userId)).find((e) => e.recurring && e.tier === "annual");
+      if (found) {
+        recurring = { userId, stripeCustomerId: found.stripeCustomerId };
+        break;
+      }
+    }
     expect(recurring).not.toBeNull();
     const answer = await openBillingPortal(recurring!.userId);
     expect(answer.status).toBe(303);
     expect(answer.headers.get("Location")).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     expect(fake.portalRequests.at(-1)).toEqual({ customer: recurring!.stripeCustomerId, return_url: `${env.publicUrl}/profile` });
 
-    const lifetime = await db.subscription.findFirst({ where: { tier: "single_payment" } });
+    const lifetime = await db.entitlement.findFirst({ where: { stripeSubscriptionId: null, stripeCustomerId: { not: null } } });
     const log = vi.spyOn(logger, "info").mockImplementation(() => {});
     const before = fake.portalRequests.length;
     const nothing = await openBillingPortal(lifetime!.userId);
@@ -329,6 +347,79 @@ describe("billing portal", () => {
     expect(log).toHaveBeenCalledWith("No active subscription to manage");
     expect(fake.portalRequests.length).toBe(before);
     log.mockRestore();
+  });
+});
+
+describe("switching plans in Stripe's customer portal", () => {
+  it("opens the portal's confirm page for the other plan, and the webhook moves the same entitlement: one subscription, history kept", async () => {
+    const run = Date.now().toString(36);
+    const [email, customer, subscriptionId] = [`switch-${run}@example.com`, `cus_switch_${run}`, `sub_switch_${run}`];
+    fake.customers.set(customer, { id: customer, object: "customer", email });
+    const t = Math.floor(Date.now() / 1000);
+    const offer = (await getOfferByPath("/subscribe"))!;
+    const started = await startCheckout({ offer, planId: "annual", user: null, visitorId: `visitor-switch-${run}`, cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    const sessionId = started.url.split("/").pop()!;
+    const deliver = async (e: StripeEvent) => {
+      const payload = JSON.stringify(e);
+      return handleStripeWebhook(payload, sign(payload));
+    };
+    const annualPrice = { unit_amount: 5900, currency: "usd", recurring: { interval: "year" } };
+    const subscription = (price: Record<string, unknown>, end: number) => ({
+      id: subscriptionId,
+      object: "subscription",
+      customer,
+      status: "active",
+      cancel_at_period_end: false,
+      start_date: t,
+      items: { object: "list", data: [{ id: `si_${run}`, current_period_end: end, price }] },
+      metadata: { offerId: "skincare", planId: "annual", visitorId: `visitor-switch-${run}` },
+    });
+    const session = { ...fake.sessions.get(sessionId)!, status: "complete", payment_status: "paid", customer, subscription: subscriptionId, customer_details: { email } };
+    expect((await deliver(event("checkout.session.completed", t, session))).status).toBe(200);
+    expect((await deliver(event("customer.subscription.created", t, subscription(annualPrice, plusInterval(t, "year"))))).status).toBe(200);
+    fake.subscriptions.set(subscriptionId, { id: subscriptionId, object: "subscription", customer, items: { object: "list", data: [{ id: `si_${run}`, price: annualPrice }] } });
+    const user = (await db.user.findUnique({ where: { email } }))!;
+    const [annual] = await entitlementsOf(user.id);
+    expect(annual).toMatchObject({ tier: "annual", subscribed: true });
+
+    const checkoutsBefore = fake.checkoutRequests.length;
+    const portal = await openBillingPortal(user.id, { entitlementId: annual.id, switchTo: "monthly" });
+    expect(portal.status).toBe(303);
+    expect(portal.headers.get("Location")).toMatch(/^https:\/\/billing\.stripe\.com\//);
+    const request = fake.portalRequests.at(-1)!;
+    expect(request).toMatchObject({
+      customer,
+      return_url: `${env.publicUrl}/profile`,
+      "flow_data[type]": "subscription_update_confirm",
+      "flow_data[subscription_update_confirm][subscription]": subscriptionId,
+      "flow_data[subscription_update_confirm][items][0][id]": `si_${run}`,
+      "flow_data[subscription_update_confirm][items][0][quantity]": "1",
+    });
+    // The price Stripe switches to is the catalogue's monthly price, and the portal allows it.
+    const price = fake.prices.get(request["flow_data[subscription_update_confirm][items][0][price]"])!;
+    expect(price).toMatchObject({ unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: { offerId: "skincare", planId: "monthly" } });
+    const configuration = fake.portalConfigurations.get(request.configuration)!;
+    expect(configuration.fields).toMatchObject({ "features[subscription_update][enabled]": "true", "features[subscription_update][products][0][product]": price.product });
+    expect(Object.entries(configuration.fields).filter(([k]) => k.startsWith("features[subscription_update][products][0][prices]")).map(([, v]) => v)).toContain(price.id);
+    // Asking again reuses the same product, prices and configuration.
+    const [products, prices, configurations] = [fake.products.size, fake.prices.size, fake.portalConfigurations.size];
+    await openBillingPortal(user.id, { entitlementId: annual.id, switchTo: "monthly" });
+    expect([fake.products.size, fake.prices.size, fake.portalConfigurations.size]).toEqual([products, prices, configurations]);
+
+    // The member confirms at Stripe; Stripe changes the same subscription and says so.
+    const monthlyPrice = { id: price.id, unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: price.metadata };
+    expect((await deliver(event("customer.subscription.updated", t + 60, subscription(monthlyPrice, plusInterval(t + 60, "month"))))).status).toBe(200);
+    const after = await entitlementsOf(user.id);
+    expect(after).toHaveLength(1);
+    expect(after.filter((e) => e.subscribed)).toHaveLength(1);
+    expect(after[0]).toMatchObject({ id: annual.id, tier: "monthly", planId: "monthly", planName: "Monthly Plan", priceText: "$9.99", stripeSubscriptionId: subscriptionId });
+    expect((await entitlementHistory(annual.id)).map((h) => [h.reason, h.tier])).toEqual([
+      ["purchase", "annual"],
+      ["stripe:customer.subscription.updated", "monthly"],
+    ]);
+    expect(fake.checkoutRequests.length).toBe(checkoutsBefore);
+    expect(await db.analyticsEvent.count({ where: { name: "purchase", visitorId: `visitor-switch-${run}` } })).toBe(1);
   });
 });
 
@@ -357,10 +448,11 @@ describe("payment success in Stripe mode", () => {
     expect(response.headers.get("Location")).toBe(`/payment-success?session_id=${sessionId}`);
     const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("gc_session="));
     expect(session).toBeTruthy();
-    const user = await db.user.findUnique({ where: { email }, include: { subscription: true } });
-    expect(user?.subscription).toMatchObject({ tier: "single_payment", status: "active", priceMinor: 2999, stripeCustomerId: "cus_success", stripeCheckoutSessionId: sessionId });
+    const user = await db.user.findUnique({ where: { email } });
+    expect(await entitlementsOf(user!.id)).toMatchObject([{ tier: "single_payment", status: "active", priceText: "$29.99", stripeCustomerId: "cus_success", routinePlanId: "crease-free" }]);
+    expect(await db.entitlement.count({ where: { stripeCheckoutSessionId: sessionId } })).toBe(1);
     // The next look shows the result without signing in or e-mailing again.
-    expect(await ask("visitor-success", session!.split(";")[0])).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase" });
+    expect(await ask("visitor-success", session!.split(";")[0])).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase", routinePlan: "Crease-Free Makeup" });
   });
 });
 
@@ -377,25 +469,39 @@ describe("webhook route", () => {
 });
 
 describe("changes applied at the same time (two instances, two deliveries)", () => {
-  const full = (at: Date, status: string) => ({ at, tier: "monthly" as const, status, planName: "Monthly Plan", priceMinor: 999 });
+  const bought = (at: number, status: string) => ({ at: new Date(at), reason: "test", tier: "monthly" as const, status, planId: "monthly", planName: "Monthly Plan", priceMinor: 999, currency: "usd", currentPeriodEnd: new Date(at + 30 * 86_400_000) });
+  const identity = (userId: string, stripeSubscriptionId: string) => ({ userId, offerId: "skincare", routinePlanId: "clear-healthy-skin", stripeSubscriptionId });
+  const newMember = (label: string) => db.user.create({ data: { email: `race-${label}-${crypto.randomUUID()}@example.com` } });
 
-  it("create one row, never an error, when two first deliveries race", async () => {
-    const user = await db.user.create({ data: { email: `race-create-${Date.now()}@example.com` } });
-    const results = await Promise.all([applyEntitlement(user.id, full(new Date(1_000), "active")), applyEntitlement(user.id, full(new Date(2_000), "past_due"))]);
-    expect(results.sort()).toEqual(["created", expect.stringMatching(/^(updated|stale)$/)]);
-    expect(await db.subscription.count({ where: { userId: user.id } })).toBe(1);
-    expect((await db.subscription.findUniqueOrThrow({ where: { userId: user.id } })).status).toBe("past_due");
+  it("create one entitlement, never an error, when two first deliveries race", async () => {
+    for (let round = 0; round < 5; round++) {
+      const user = await newMember("create");
+      const subscription = `sub_race_${crypto.randomUUID()}`;
+      const results = await Promise.all([applyEntitlementChange(identity(user.id, subscription), bought(1_000, "active")), applyEntitlementChange(identity(user.id, subscription), bought(2_000, "past_due"))]);
+      expect(results.map((r) => r.result).sort()).toEqual(["created", expect.stringMatching(/^(updated|stale)$/)]);
+      expect(new Set(results.map((r) => r.entitlementId)).size).toBe(1);
+      expect(await db.entitlement.count({ where: { userId: user.id } })).toBe(1);
+      expect(await entitlementsOf(user.id, new Date(3_000))).toMatchObject([{ status: "past_due" }]);
+    }
   });
 
-  it("keep the newest state whichever of two racing changes is written last", async () => {
+  it("never record an older change after a newer one, nor lose what an older one recorded", async () => {
     for (let round = 0; round < 10; round++) {
-      const user = await db.user.create({ data: { email: `race-order-${round}-${Date.now()}@example.com` } });
-      await applyEntitlement(user.id, full(new Date(1_000), "active"));
-      const older = applyEntitlement(user.id, { at: new Date(2_000), status: "canceled" });
-      const newer = applyEntitlement(user.id, { at: new Date(3_000), status: "past_due" });
-      await Promise.all(round % 2 ? [older, newer] : [newer, older]);
-      const row = await db.subscription.findUniqueOrThrow({ where: { userId: user.id } });
-      expect({ status: row.status, stateAt: row.stateAt.getTime() }).toEqual({ status: "past_due", stateAt: 3_000 });
+      const user = await newMember("order");
+      const { entitlementId } = await applyEntitlementChange(identity(user.id, `sub_race_${crypto.randomUUID()}`), bought(1_000, "active"));
+      const renewedUntil = new Date(60 * 86_400_000);
+      // A renewal (older) and a cancellation (newer) about the same purchase, applied at once.
+      const older = () => applyEntitlementChange({ id: entitlementId! }, { at: new Date(2_000), reason: "stripe:invoice.paid", currentPeriodEnd: renewedUntil });
+      const newer = () => applyEntitlementChange({ id: entitlementId! }, { at: new Date(3_000), reason: "stripe:customer.subscription.updated", cancelAtPeriodEnd: true });
+      const [renewal] = round % 2 ? await Promise.all([older(), newer()]) : (await Promise.all([newer(), older()])).reverse();
+      const history = await entitlementHistory(entitlementId!);
+      const recorded = [...history].sort((a, b) => a.id - b.id).map((state) => state.at.getTime());
+      expect(recorded).toEqual([...recorded].sort((a, b) => a - b));
+      const [current] = await entitlementsOf(user.id, new Date(4_000));
+      expect(current.cancelAtPeriodEnd).toBe(true);
+      // Applied in either order one after the other: the renewal is kept, or it came too late.
+      if (renewal.result === "updated") expect(current.currentPeriodEnd).toBe(renewedUntil.toISOString());
+      else expect(renewal.result).toBe("stale");
     }
   });
 });

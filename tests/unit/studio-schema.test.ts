@@ -5,7 +5,7 @@
  */
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
-import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, SiteSettings, TutorialSettings, TutorialStep } from "~/content/types";
+import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, Product, SiteSettings, TutorialSettings, TutorialStep } from "~/content/types";
 import { Offer } from "~/payments/offer-schema";
 import { STEP_TYPE_NAMES, toSanityDocument } from "~/content/sanity-format";
 import { lintFunnels } from "~/funnels/lint";
@@ -27,6 +27,7 @@ const appSchemas: Record<string, { safeParse(v: unknown): { success: boolean } }
   siteSettings: SiteSettings,
   landingPage: LandingPage,
   plan: Plan,
+  product: Product,
   tutorialStep: TutorialStep,
   tutorialSettings: TutorialSettings,
   homePage: HomePage,
@@ -121,6 +122,33 @@ describe("broken documents fail in the Studio as in the app", () => {
     expect(await studioErrors(plan)).toEqual(["stepCount: stepCount must equal the number of steps"]);
   });
 
+  it("a plan rule on an option its quiz doesn't have, and one that can never be used, are flagged on their fields", async () => {
+    const plan = byId("makeup-prep");
+    expect(appAccepts(plan)).toBe(true);
+    expect(await studioErrors(plan)).toEqual([]);
+    const rule = plan.products.rules[0];
+    rule.when[0].anyOf = ["oily", "greasy"];
+    const variants = plan.steps[2].variants;
+    variants.push({ ...structuredClone(variants[0]), _key: "again" });
+    expect(appAccepts(plan)).toBe(true); // the app could show it ...
+    const found = await studioErrors(plan); // ... but the Studio says what is wrong, where.
+    expect(found).toEqual([
+      `products.rules.[${rule._key}].when.[${rule.when[0]._key}].anyOf.1: "skinType" has no option "greasy"`,
+      `steps.[${plan.steps[2]._key}].variants.[again]: rule 4 is never used: whenever it matches, rule 1 matches first`,
+    ]);
+  });
+
+  it("a plan without its tutorial pages, and a product with an http shop link", async () => {
+    const plan = byId("crease-free");
+    plan.tutorial = [];
+    expect(appAccepts(plan)).toBe(false);
+    expect(await studioErrors(plan)).toEqual(["tutorial: Add at least 1"]);
+    const product = byId("product-beauty-sponge");
+    product.shopUrl = "http://shop.example/sponge";
+    expect(appAccepts(product)).toBe(false);
+    expect((await studioErrors(product)).join("\n")).toMatch(/shopUrl/);
+  });
+
   it("a tutorial step with two tips instead of three, and an empty title", async () => {
     const step = byId("tutorial-step-1");
     step.tips.pop();
@@ -150,6 +178,7 @@ describe("broken documents fail in the Studio as in the app", () => {
       path: "/subscribe",
       pageTitle: "Your Clear Skin Plan",
       description: "Unlock your plan.",
+      routinePlan: { _type: "reference", _ref: "clear-healthy-skin" },
       plans: [
         { _key: "annual", id: "annual", tier: "annual", name: "Annual Plan", priceMinor: 5900, compareAtMinor: 9900, priceSuffix: "/year", buttonLabel: "Unlock - {price}/year" },
         { _key: "monthly", id: "monthly", tier: "monthly", name: "Monthly Plan", priceMinor: 999, priceSuffix: "/month", buttonLabel: "Continue" },

@@ -1,7 +1,7 @@
 /** Small building blocks shared by the members' pages (home, player, tutorial, profile). */
 import { Link, NavLink } from "@remix-run/react";
-import type { ReactNode } from "react";
-import type { ContentImage } from "~/content/types";
+import { useId, type ReactNode } from "react";
+import type { ContentImage, Product } from "~/content/types";
 import { CheckIcon } from "~/components/ui/icons";
 
 export function Progress({ value, label }: { value: number; label: string }) {
@@ -26,10 +26,13 @@ export function Illustration({ image, className = "", eager = false }: { image: 
   );
 }
 
+/** A titled card; the section is named by its heading, so it is a landmark a screen reader can jump to. */
 export function SectionCard({ title, icon, children, id }: { title: string; icon?: ReactNode; children: ReactNode; id?: string }) {
+  const generated = useId();
+  const headingId = id ? `${id}-title` : generated;
   return (
-    <section id={id} className="card p-5 sm:p-6" aria-labelledby={id ? `${id}-title` : undefined}>
-      <h2 id={id ? `${id}-title` : undefined} className="flex items-center gap-2 text-xl font-semibold">
+    <section id={id} className="card p-5 sm:p-6" aria-labelledby={headingId}>
+      <h2 id={headingId} className="flex items-center gap-2 text-xl font-semibold">
         {icon}
         {title}
       </h2>
@@ -53,21 +56,44 @@ export function TipList({ tips }: { tips: string[] }) {
   );
 }
 
-type Product = { name: string; description: string; image: ContentImage };
+type ProductCard = Pick<Product, "_id" | "name" | "kind" | "description" | "details" | "howToUse" | "image" | "shopUrl">;
 
-/** Product cards. 'Learn More' does nothing yet (the spec): a real button, marked as such. */
-export function ProductGrid({ products }: { products: Product[] }) {
+/**
+ * Product cards. 'Learn More' opens the product's details in place (a <details> element, so it
+ * works without JavaScript), with a link to a shop when the content gives one.
+ */
+export function ProductGrid({ products }: { products: ProductCard[] }) {
   return (
     <ul className="grid gap-4 sm:grid-cols-2">
       {products.map((product) => (
-        <li key={product.name} className="flex gap-4 rounded-2xl border border-line/80 bg-cream/60 p-3">
+        <li key={product._id} className="flex gap-4 rounded-2xl border border-line/80 bg-cream/60 p-3">
           <Illustration image={product.image} className="h-20 w-20 shrink-0 rounded-xl sm:h-24 sm:w-24" />
           <div className="flex min-w-0 flex-1 flex-col">
+            <p className="text-xs font-semibold uppercase tracking-wider text-muted">{product.kind}</p>
             <h3 className="font-sans text-base font-semibold tracking-normal">{product.name}</h3>
             <p className="mt-0.5 text-sm text-muted">{product.description}</p>
-            <button type="button" className="mt-2 self-start rounded-full border border-rose-200 px-3 py-1 text-sm font-semibold text-rose-700 hover:bg-rose-50" title="Product details are coming soon">
-              Learn More
-            </button>
+            <details className="mt-2">
+              <summary className="inline-flex cursor-pointer list-none items-center gap-1 rounded-full border border-rose-200 px-3 py-1 text-sm font-semibold text-rose-700 hover:bg-rose-50 [&::-webkit-details-marker]:hidden">
+                Learn More
+              </summary>
+              <div className="mt-3 grid gap-2 text-sm text-ink/90" data-testid="product-details">
+                {product.details.map((paragraph) => (
+                  <p key={paragraph}>{paragraph}</p>
+                ))}
+                {product.howToUse ? (
+                  <p>
+                    <span className="font-semibold">How to use: </span>
+                    {product.howToUse}
+                  </p>
+                ) : null}
+                {product.shopUrl ? (
+                  <a href={product.shopUrl} target="_blank" rel="noopener noreferrer" className="font-semibold text-rose-700 underline underline-offset-2">
+                    Shop {product.name}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                ) : null}
+              </div>
+            </details>
           </div>
         </li>
       ))}
@@ -184,3 +210,30 @@ export const FlameIcon = ({ className = "h-5 w-5" }: { className?: string }) => 
     <path d="M12 2.5c.6 3.2-1 5-2.6 6.8C7.8 11 6.5 12.6 6.5 15a5.5 5.5 0 0 0 11 0c0-2.1-1-3.8-2.3-5.2-.2 1.3-.8 2.3-1.9 2.8.5-3.6-.3-7.6-1.3-10.1Z" />
   </svg>
 );
+
+type Video = { title: string; src: string; poster: ContentImage; duration: string | null; captions: { src: string; label: string; srclang: string } | null };
+
+function videoType(src: string): string | undefined {
+  const path = src.split("?")[0].toLowerCase();
+  return path.endsWith(".webm") ? "video/webm" : path.endsWith(".mp4") ? "video/mp4" : undefined;
+}
+
+/**
+ * A step's video, when its content has one: the browser's own player, with its poster and
+ * captions. Slots without a video show the illustration instead (see VideoOrPicture).
+ */
+export function VideoPlayer({ video, className = "" }: { video: Video; className?: string }) {
+  // Captions from another origin (the CMS's file CDN) load only in CORS mode.
+  const crossOrigin = /^https?:\/\//.test(video.src) || (video.captions && /^https?:\/\//.test(video.captions.src)) ? "anonymous" : undefined;
+  return (
+    <video controls preload="metadata" playsInline poster={video.poster.src} width={video.poster.width} height={video.poster.height} crossOrigin={crossOrigin} className={`bg-ink/5 object-cover ${className}`} aria-label={video.title}>
+      <source src={video.src} type={videoType(video.src)} />
+      {video.captions ? <track kind="captions" src={video.captions.src} srcLang={video.captions.srclang} label={video.captions.label} default /> : null}
+    </video>
+  );
+}
+
+/** The video slot: the video when there is one, else the picture, never a play button without a video. */
+export function VideoOrPicture({ video, image, className = "" }: { video: Video | null; image: ContentImage; className?: string }) {
+  return video ? <VideoPlayer video={video} className={className} /> : <Illustration image={image} eager className={className} />;
+}

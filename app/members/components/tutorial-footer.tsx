@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { BrandMark } from "~/components/site-chrome";
 import type { TutorialFooterData } from "~/members/tutorial.server";
 
-/** The tutorial's own footer (the spec): its links, the support e-mail and the copyright. */
+/** The tutorial's own footer: the site's footer links (those with a page), the support e-mail and the copyright. */
 export function TutorialFooter({ footer }: { footer: TutorialFooterData }) {
   return (
     // The site footer is hidden on these pages, so this one is the page's contentinfo landmark.
@@ -20,26 +20,19 @@ export function TutorialFooter({ footer }: { footer: TutorialFooterData }) {
             </a>
           </p>
         </div>
-        <nav aria-label="Footer">
-          <ul className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3">
-            {footer.links.map((link) => (
-              <li key={link.label}>
-                {link.href === null ? (
-                  // 'Careers' and 'Press' have no page yet (the spec: they do nothing).
-                  <span className="text-muted">{link.label}</span>
-                ) : link.href.startsWith("#") ? (
-                  <a href={link.href} className="font-medium text-ink/80 hover:text-rose-700">
-                    {link.label}
-                  </a>
-                ) : (
+        {footer.links.length ? (
+          <nav aria-label="Footer">
+            <ul className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3">
+              {footer.links.map((link) => (
+                <li key={link.label}>
                   <Link to={link.href} className="font-medium text-ink/80 hover:text-rose-700">
                     {link.label}
                   </Link>
-                )}
-              </li>
-            ))}
-          </ul>
-        </nav>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
         <p className="border-t border-line/70 pt-4 sm:col-span-2">{footer.copyright}</p>
       </div>
     </footer>

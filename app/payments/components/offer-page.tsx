@@ -6,18 +6,30 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import type { MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CheckIcon, ShieldIcon, SparkleIcon, StarIcon } from "~/components/ui/icons";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { formatCountdown } from "../catalogue";
 import type { OfferSection } from "../offer-schema";
-import type { OfferView } from "../offer-page.server";
+import type { OfferView, Ownership, ProductMatch } from "../offer-page.server";
 
-type LoaderData = { offer: OfferView; remainingSeconds: number | null; onSale: boolean };
-type ActionData = { checkoutError: { title: string; description: string } } | undefined;
+type LoaderData = { offer: OfferView; remainingSeconds: number | null; matches: ProductMatch[]; reason: string | null; personalised: boolean; owned: Ownership | null; onSale: boolean };
+type ActionData = { checkoutError: { title: string; description: string } } | { alreadyOwned: string } | undefined;
 
-type PageState = { seconds: number; selected: string | null; select: (planId: string) => void; offer: OfferView; onSale: boolean };
+type PageState = {
+  /** Seconds left on the countdown; 0 once it has run out (then nothing about it is shown). */
+  seconds: number;
+  selected: string | null;
+  select: (planId: string) => void;
+  offer: OfferView;
+  owned: Ownership | null;
+  matches: ProductMatch[];
+  reason: string | null;
+  personalised: boolean;
+  /** False with PAYMENTS=off: plan buttons say the plan is not on sale. */
+  onSale: boolean;
+};
 const PageContext = createContext<PageState | null>(null);
 function usePage(): PageState {
   const state = useContext(PageContext);
@@ -25,7 +37,7 @@ function usePage(): PageState {
   return state;
 }
 
-/** Ticks once a second from the server's remaining time down to 0 and stops there. */
+/** Ticks once a second from the server's remaining time down to 0 and stops there (the page then hides the countdown). */
 export function useCountdown(initialSeconds: number | null): number {
   const [seconds, setSeconds] = useState(initialSeconds ?? 0);
   useEffect(() => {
@@ -47,23 +59,35 @@ function planIdOf(href: string): string | null {
 }
 
 export function OfferPage() {
-  const { offer, remainingSeconds, onSale } = useLoaderData<LoaderData>();
+  const { offer, remainingSeconds, matches, reason, personalised, owned, onSale } = useLoaderData<LoaderData>();
   const actionData = useActionData<ActionData>();
   const hydrated = useHydrated();
   const seconds = useCountdown(remainingSeconds);
   const [selected, setSelected] = useState<string | null>(null);
+  const checkoutError = actionData && "checkoutError" in actionData ? actionData.checkoutError : null;
 
   useEffect(() => {
-    if (actionData?.checkoutError) showToast({ ...actionData.checkoutError, variant: "destructive" });
-  }, [actionData]);
+    if (checkoutError) showToast({ ...checkoutError, variant: "destructive" });
+  }, [checkoutError]);
 
   return (
-    <PageContext.Provider value={{ seconds, selected, select: setSelected, offer, onSale }}>
+    <PageContext.Provider value={{ seconds, selected, select: setSelected, offer, owned, matches, reason, personalised, onSale }}>
       <div className="pb-16">
-        {actionData?.checkoutError && !hydrated ? (
+        {checkoutError && !hydrated ? (
           <div role="alert" className="mx-auto mt-4 max-w-xl rounded-2xl border border-danger/30 bg-[#fdf0ef] px-4 py-3 text-danger">
-            <p className="font-semibold">{actionData.checkoutError.title}</p>
-            <p className="text-sm">{actionData.checkoutError.description}</p>
+            <p className="font-semibold">{checkoutError.title}</p>
+            <p className="text-sm">{checkoutError.description}</p>
+          </div>
+        ) : null}
+        {owned ? (
+          <OwnedNotice owned={owned} alert={!!actionData && "alreadyOwned" in actionData} />
+        ) : actionData && "alreadyOwned" in actionData ? (
+          // A page opened before this purchase: the server refused a second checkout; say why.
+          <div role="alert" className="mx-auto mt-4 max-w-xl rounded-2xl border border-sage/30 bg-[#f1f5f1] px-4 py-3 text-center">
+            <p className="font-semibold">{actionData.alreadyOwned}</p>
+            <Link to="/home" className="mt-2 inline-block font-semibold text-rose-700 underline underline-offset-2">
+              Go to My Plan
+            </Link>
           </div>
         ) : null}
         {offer.sections.map((section, i) => (
@@ -71,6 +95,33 @@ export function OfferPage() {
         ))}
       </div>
     </PageContext.Provider>
+  );
+}
+
+/** What a member who already has this product sees: what they have, and where to go instead of paying again. */
+function OwnedNotice({ owned, alert }: { owned: Ownership; alert: boolean }) {
+  return (
+    <section className="mx-auto mt-6 w-full max-w-2xl px-5" aria-labelledby="owned-title">
+      <div className="rounded-card border border-sage/30 bg-[#f1f5f1] p-5 text-center shadow-soft sm:p-6" role={alert ? "alert" : undefined}>
+        <p id="owned-title" className="flex items-center justify-center gap-2 text-xl font-semibold text-ink">
+          <CheckIcon className="h-5 w-5 text-sage" /> {owned.headline}
+        </p>
+        <p className="mt-1 text-muted">It's already part of your account, so there's nothing to buy here.</p>
+        <div className="mt-4 flex flex-col justify-center gap-3 sm:flex-row">
+          <Link to={owned.planHref} className="btn-primary">
+            Go to My Plan
+          </Link>
+          {owned.recurring ? (
+            <form method="post" action="/billing/portal">
+              <input type="hidden" name="entitlement" value={owned.entitlementId} />
+              <button type="submit" className="btn-secondary w-full">
+                Manage Subscription
+              </button>
+            </form>
+          ) : null}
+        </div>
+      </div>
+    </section>
   );
 }
 
@@ -175,7 +226,13 @@ function ScrollButton({ href, children, className }: { href: string; children: R
   );
 }
 
+/** A countdown is live while it has time left; a run-out (or no) countdown shows nothing. */
+function useCountdownLive(): boolean {
+  return usePage().seconds > 0;
+}
+
 function CountdownBanner({ text, badge }: { text: string; badge: string }) {
+  if (!useCountdownLive()) return null;
   return (
     <div className="sticky top-0 z-30 bg-rose-700 text-white shadow-soft">
       <p className="mx-auto flex max-w-5xl flex-wrap items-center justify-center gap-x-3 gap-y-1 px-5 py-2.5 text-sm sm:text-base" aria-live="off">
@@ -243,8 +300,38 @@ function Hero({ section, first }: { section: Of<"hero">; first: boolean }) {
   );
 }
 
-/** The form behind every plan button: the server prices the plan from its id. */
+/**
+ * The form behind every plan button: the server prices the plan from its id. A member who
+ * already has this product sees their plan instead, or switches plans in the billing portal.
+ */
 function PlanButton({ planId, label, className = "btn-primary w-full" }: { planId: string; label: string; className?: string }) {
+  const { owned } = usePage();
+  if (owned) return <OwnerButton owned={owned} planId={planId} className={className} />;
+  return <BuyButton planId={planId} label={label} className={className} />;
+}
+
+function OwnerButton({ owned, planId, className }: { owned: Ownership; planId: string; className: string }) {
+  const { offer } = usePage();
+  if (planId === owned.planId || !owned.switchTo.includes(planId)) {
+    return (
+      <Link to={owned.planHref} className={className}>
+        {planId === owned.planId ? "Your plan · Go to My Plan" : "Go to My Plan"}
+      </Link>
+    );
+  }
+  const plan = offer.plans.find((p) => p.id === planId);
+  return (
+    <form method="post" action="/billing/portal">
+      <input type="hidden" name="entitlement" value={owned.entitlementId} />
+      <input type="hidden" name="switchTo" value={planId} />
+      <button type="submit" className={className}>
+        Switch to {plan?.name ?? "this plan"}
+      </button>
+    </form>
+  );
+}
+
+function BuyButton({ planId, label, className }: { planId: string; label: string; className: string }) {
   const { offer, select, onSale } = usePage();
   const navigation = useNavigation();
   // PAYMENTS=off: the page stays, the button says why there is nothing to press.
@@ -342,18 +429,26 @@ function LockIcon({ className = "h-4 w-4" }: { className?: string }) {
 }
 
 function LockedProducts({ section }: { section: Of<"lockedProducts"> }) {
+  const { matches, reason, personalised } = usePage();
+  if (!matches.length) return null;
+  const subtitle = personalised ? section.subtitle : section.generalSubtitle;
   return (
     <Wrap>
-      <SectionTitle title={section.title} subtitle={section.subtitle} />
+      <SectionTitle title={section.title} subtitle={subtitle} />
+      {reason ? (
+        <p className="mt-3 flex items-center justify-center gap-2 text-center font-semibold text-rose-700" data-testid="offer-reason">
+          <CheckIcon className="h-4 w-4" /> {reason}
+        </p>
+      ) : null}
       <ul className="mt-8 grid gap-4 sm:grid-cols-3">
-        {section.products.map((product) => (
-          <li key={product.name} className="card relative overflow-hidden p-5" aria-label={product.locked ? `${product.fitLabel} ${product.fitPercent}% (locked)` : undefined}>
+        {matches.map((product, i) => (
+          <li key={i} className="card relative overflow-hidden p-5" aria-label={product.locked ? `${product.fitLabel} ${product.fitPercent}% (locked)` : undefined} data-testid="product-match">
             <div className={product.locked ? "select-none blur-[6px]" : undefined} aria-hidden={product.locked || undefined}>
               <div className="flex h-28 items-center justify-center rounded-2xl bg-gradient-to-br from-rose-50 to-sand">
                 <SparkleIcon className="h-9 w-9 text-rose-500/70" />
               </div>
               <p className="mt-4 text-sm uppercase tracking-wide text-muted">{product.kind}</p>
-              <p className="font-semibold">{product.locked ? "Hidden product name" : product.name}</p>
+              <p className="font-semibold">{product.name ?? "Hidden product name"}</p>
             </div>
             <div className="mt-3">
               <p className="flex items-center justify-between text-sm">
@@ -421,6 +516,10 @@ function Routine({ section }: { section: Of<"routine"> }) {
 }
 
 function Urgency({ section }: { section: Of<"urgency"> }) {
+  const live = useCountdownLive();
+  const { owned } = usePage();
+  // "Only 4:32 left for discount" is only true while the countdown runs, and never for a member who has the plan.
+  if (owned || (section.text.includes("{time}") && !live)) return null;
   return (
     <Wrap>
       <div className="mx-auto flex max-w-2xl flex-col items-center gap-4 rounded-card border border-gold/40 bg-[#fbf3e4] px-6 py-6 text-center sm:flex-row sm:text-left">

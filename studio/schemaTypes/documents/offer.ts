@@ -72,10 +72,11 @@ export const offerPlan = defineType({
 const section = (name: string, title: string, fields: ReturnType<typeof defineField>[], titleField = "title") =>
   defineArrayMember({ type: "object", name, title, fields, preview: { select: { subtitle: titleField }, prepare: ({ subtitle }) => ({ title, subtitle }) } });
 
-const lockedProduct = defineArrayMember({
+const productFit = defineArrayMember({
   type: "object",
-  name: "lockedProduct",
-  fields: [s("name", "Name"), s("kind", "Kind"), s("fitLabel", "Fit label"), defineField({ name: "fitPercent", title: "Fit (%)", type: "number" }), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })],
+  name: "productFit",
+  fields: [s("fitLabel", "Fit label"), defineField({ name: "fitPercent", title: "Fit (%)", type: "number" }), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })],
+  preview: { select: { title: "fitLabel", percent: "fitPercent" }, prepare: ({ title, percent }) => ({ title, subtitle: `${percent ?? "?"}%` }) },
 });
 
 export const offer = defineType({
@@ -89,6 +90,7 @@ export const offer = defineType({
     defineField({ name: "pageTitle", title: "Browser tab title", type: "string" }),
     defineField({ name: "description", title: "Description (for search engines)", type: "text", rows: 2 }),
     texts("funnels", "Quizzes leading here (ids)"),
+    defineField({ name: "routinePlan", title: "Routine plan it unlocks", type: "reference", to: [{ type: "plan" }] }),
     defineField({ name: "countdownSeconds", title: "Countdown (seconds)", type: "number", description: "Empty: no countdown." }),
     s("processingLabel", "Button text while the checkout opens"),
     defineField({ name: "plans", title: "Plans", type: "array", of: [defineArrayMember({ type: "offerPlan" })] }),
@@ -101,7 +103,13 @@ export const offer = defineType({
         section("countdownBanner", "Countdown banner", [s("text", "Text ({time} is the countdown)"), s("badge", "Badge")], "text"),
         section("hero", "Hero", [s("badge", "Badge"), s("headline", "Headline"), s("subheadline", "Subheadline"), defineField({ name: "rating", title: "Rating", type: "object", fields: [s("value", "Value"), s("label", "Label")] }), texts("benefits", "Benefits"), texts("proof", "Proof line"), cta("cta", "Button")], "headline"),
         section("plans", "Plans", [s("title", "Title"), s("subtitle", "Subtitle"), texts("planIds", "Plan ids shown")]),
-        section("lockedProducts", "Locked products", [s("title", "Title"), s("subtitle", "Subtitle"), defineField({ name: "products", title: "Products", type: "array", of: [lockedProduct] }), cta("unlock", "Unlock button")]),
+        section("lockedProducts", "Products chosen for the visitor", [
+          s("title", "Title"),
+          s("subtitle", "Subtitle (chosen from their answers)"),
+          s("generalSubtitle", "Subtitle without answers"),
+          defineField({ name: "fits", title: "Cards", type: "array", of: [productFit], description: "One card each, 1 to 3. The routine plan's products for the visitor's answers fill them, best first." }),
+          cta("unlock", "Unlock button"),
+        ]),
         section("routine", "Routine preview", [s("title", "Title"), s("subtitle", "Subtitle"), defineField({ name: "steps", title: "Steps", type: "array", of: [defineArrayMember({ type: "object", name: "routineItem", fields: [s("name", "Name"), s("detail", "Detail")] })] }), defineField({ name: "visibleSteps", title: "Steps shown unlocked", type: "number" }), s("lockedLabel", "Locked label ({count})"), cta("unlock", "Unlock button")]),
         section("urgency", "Urgency line", [s("text", "Text"), cta("cta", "Button")], "text"),
         section("tips", "Tips", [s("title", "Title"), defineField({ name: "tips", title: "Tips", type: "array", of: [defineArrayMember({ type: "object", name: "lockedTip", fields: [s("title", "Title"), s("text", "Text"), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })] })] }), cta("unlock", "Unlock button")]),

@@ -26,16 +26,30 @@ export const link = defineType({
   preview: { select: { title: "label", subtitle: "href" } },
 });
 
-export const product = defineType({
-  name: "product",
-  title: "Product",
+/** A video: an uploaded file, or one the app serves from /videos/; captions likewise. */
+export const routineVideo = defineType({
+  name: "routineVideo",
+  title: "Video",
   type: "object",
   fields: [
-    defineField({ name: "name", title: "Name", type: "string" }),
-    defineField({ name: "description", title: "Description", type: "string" }),
-    defineField({ name: "image", title: "Picture", type: "contentImage" }),
+    defineField({ name: "title", title: "Title", type: "string" }),
+    defineField({ name: "file", title: "Video file", type: "file", options: { accept: "video/mp4,video/webm" }, description: "Upload an MP4 or WebM, or give an address below." }),
+    defineField({ name: "url", title: "Or: a file the app serves", type: "string", description: "e.g. /videos/cleanse.mp4 (ask a developer to add it)." }),
+    defineField({ name: "poster", title: "Still picture", type: "contentImage", description: "Shown before it plays. Empty: the illustration." }),
+    defineField({ name: "duration", title: "Length", type: "string", description: "m:ss, e.g. 2:40" }),
+    defineField({
+      name: "captions",
+      title: "Captions",
+      type: "object",
+      fields: [
+        defineField({ name: "file", title: "Captions file (.vtt)", type: "file", options: { accept: "text/vtt,.vtt" } }),
+        defineField({ name: "url", title: "Or: a file the app serves", type: "string", description: "e.g. /videos/cleanse.en.vtt" }),
+        defineField({ name: "label", title: "Language name", type: "string", initialValue: "English" }),
+        defineField({ name: "srclang", title: "Language code", type: "string", initialValue: "en" }),
+      ],
+    }),
   ],
-  preview: { select: { title: "name", subtitle: "description" } },
+  preview: { select: { title: "title", subtitle: "duration" } },
 });
 
 export const avoidItem = defineType({
@@ -77,4 +91,4 @@ export const stat = defineType({
   preview: { select: { title: "value", subtitle: "label" } },
 });
 
-export const contentParts = [contentImage, link, product, avoidItem, pageMeta, titledText, stat];
+export const contentParts = [contentImage, link, routineVideo, avoidItem, pageMeta, titledText, stat];

@@ -6,11 +6,31 @@ export const homePage = defineType({
   name: "homePage",
   title: "Members' home",
   type: "document",
-  description: "The cards and lines on a member's home page.",
+  description: "The lines and invitations around a member's plan (the plan's own cards are in the plan).",
   fields: [
-    defineField({ name: "tips", title: "Tips (exactly 4)", type: "array", of: [defineArrayMember({ type: "string" })] }),
-    defineField({ name: "products", title: "Products (exactly 2)", type: "array", of: [defineArrayMember({ type: "product" })] }),
-    defineField({ name: "avoid", title: "Things to avoid (exactly 2)", type: "array", of: [defineArrayMember({ type: "avoidItem" })] }),
+    defineField({
+      name: "guest",
+      title: "Signed-out visitors",
+      type: "object",
+      description: "What /home shows someone who is not signed in.",
+      fields: [
+        defineField({ name: "title", title: "Title", type: "string" }),
+        defineField({ name: "text", title: "Text", type: "text", rows: 2 }),
+        defineField({ name: "signInLabel", title: "Sign-in button", type: "string" }),
+        defineField({ name: "quizLabel", title: "Quiz button", type: "string" }),
+        defineField({ name: "quizHref", title: "Quiz", type: "string", description: "e.g. /quiz" }),
+      ],
+    }),
+    defineField({
+      name: "noAnswers",
+      title: "Members who haven't taken their plan's quiz",
+      type: "object",
+      fields: [
+        defineField({ name: "text", title: "Text", type: "text", rows: 2 }),
+        defineField({ name: "linkLabel", title: "Link to the quiz", type: "string" }),
+      ],
+    }),
+    defineField({ name: "pickerTitle", title: "Plan picker title", type: "string", description: "For members who own several plans." }),
     defineField({
       name: "motivation",
       title: "Motivational lines",
@@ -45,22 +65,12 @@ export const tutorialSettings = defineType({
   type: "document",
   description: "The tutorial's footer and its completion page.",
   fields: [
-    defineField({ name: "totalSteps", title: "Number of tutorial steps", type: "number" }),
     defineField({
       name: "footer",
       title: "Footer",
       type: "object",
-      fields: [
-        defineField({ name: "tagline", title: "Tagline", type: "string" }),
-        defineField({
-          name: "links",
-          title: "Links",
-          type: "array",
-          description: "A link with no page is shown as plain text.",
-          of: [defineArrayMember({ type: "object", name: "footerLink", fields: [defineField({ name: "label", title: "Label", type: "string" }), defineField({ name: "href", title: "Page or #anchor", type: "string" })] })],
-        }),
-        defineField({ name: "copyright", title: "Copyright", type: "string" }),
-      ],
+      description: "Its links are the site settings' footer links.",
+      fields: [defineField({ name: "tagline", title: "Tagline", type: "string" }), defineField({ name: "copyright", title: "Copyright", type: "string" })],
     }),
     defineField({
       name: "completion",
@@ -68,9 +78,11 @@ export const tutorialSettings = defineType({
       type: "object",
       fields: [
         defineField({ name: "title", title: "Title", type: "string" }),
-        defineField({ name: "message", title: "Message", type: "text", rows: 2 }),
-        defineField({ name: "badge", title: "Badge", type: "string" }),
+        defineField({ name: "message", title: "Message", type: "text", rows: 2, description: "{plan} is the plan's name." }),
+        defineField({ name: "badge", title: "Badge when today's routine is done", type: "string", description: "{count} is the number of steps." }),
+        defineField({ name: "pendingBadge", title: "Badge otherwise", type: "string", description: "{done} steps done of {count}." }),
         defineField({ name: "button", title: "Button", type: "link" }),
+        defineField({ name: "pendingButton", title: "Button when today's routine is not done", type: "string", description: "It opens the routine." }),
         defineField({ name: "trustLine", title: "Trust line", type: "string" }),
       ],
     }),

@@ -29,7 +29,7 @@ export const siteSettings = defineType({
       name: "footerLinks",
       title: "Footer links",
       type: "array",
-      description: "Links in the footer of every page, e.g. the partnerships and legal pages.",
+      description: "Links in the footer of every page (and the tutorial's), e.g. the partnerships and legal pages. A link without a page is not shown.",
       of: [defineArrayMember({ type: "link" })],
     }),
   ],

@@ -1,0 +1,91 @@
+/**
+ * A routine plan made personal: the member's (or visitor's) quiz answers run through the plan's
+ * rules, with the funnels' own rule engine (app/funnels/engine.ts): the first rule whose
+ * conditions hold wins, else the plan as written. Pure: no I/O, so pages, the offer page and
+ * tests all use the same function.
+ */
+import { firstMatch, type Answers } from "~/funnels/engine";
+import type { ContentImage, PlanStep, Product, ResolvedPlan, RoutineVideo } from "~/content/types";
+
+/** One funnel's answers and when its result was worked out (ISO time). */
+export type AnswerSet = { funnel: string; answers: Record<string, string | string[]>; at: string };
+
+/**
+ * The answers that personalise a plan: the sets of the funnels it lists, merged so that a
+ * field answered in several of them takes its most recent answer.
+ */
+export function planAnswers(answersFrom: readonly string[], sets: readonly AnswerSet[]): Answers {
+  const relevant = sets.filter((set) => answersFrom.includes(set.funnel)).sort((a, b) => a.at.localeCompare(b.at));
+  return Object.assign({}, ...relevant.map((set) => set.answers)) as Answers;
+}
+
+export type VideoView = { title: string; src: string; poster: ContentImage; duration: string | null; captions: { src: string; label: string; srclang: string } | null };
+
+/** The video to play, or null: a slot without a video shows its picture only. */
+export function videoView(video: RoutineVideo | null | undefined, still: ContentImage): VideoView | null {
+  const src = video?.fileUrl ?? video?.url;
+  if (!video || !src) return null;
+  const captionsSrc = video.captions ? (video.captions.fileUrl ?? video.captions.url) : null;
+  return {
+    title: video.title,
+    src,
+    poster: video.poster ?? still,
+    duration: video.duration ?? null,
+    captions: video.captions && captionsSrc ? { src: captionsSrc, label: video.captions.label, srclang: video.captions.srclang } : null,
+  };
+}
+
+export type PersonalStep = {
+  title: string;
+  description: string;
+  image: ContentImage;
+  tips: string[];
+  /** Why this step is different for the member, when a variant applied. */
+  note: string | null;
+  video: VideoView | null;
+};
+
+export function personalStep(step: PlanStep, answers: Answers): PersonalStep {
+  const variant = firstMatch(step.variants, answers);
+  return {
+    title: variant?.title ?? step.title,
+    description: variant?.description ?? step.description,
+    image: step.image,
+    tips: variant?.tips ?? step.tips,
+    note: variant?.note ?? null,
+    video: videoView(step.video, step.image),
+  };
+}
+
+export type PersonalPlan = {
+  id: string;
+  name: string;
+  description: string;
+  /** "For your oily, acne-prone skin"; null without answers (the plan is then the general one). */
+  reason: string | null;
+  personalised: boolean;
+  steps: PersonalStep[];
+  products: Product[];
+  homeTips: string[];
+  avoid: { title: string; text: string }[];
+};
+
+/** True when at least one of the plan's funnels has been answered. */
+export function hasAnswers(answers: Answers): boolean {
+  return Object.keys(answers).length > 0;
+}
+
+export function personalisePlan(plan: ResolvedPlan, answers: Answers): PersonalPlan {
+  const personalised = hasAnswers(answers);
+  return {
+    id: plan._id,
+    name: plan.name,
+    description: plan.description,
+    reason: personalised ? (firstMatch(plan.reasons.rules, answers)?.text ?? plan.reasons.otherwise) : null,
+    personalised,
+    steps: plan.steps.map((step) => personalStep(step, answers)),
+    products: firstMatch(plan.products.rules, answers)?.products ?? plan.products.otherwise,
+    homeTips: firstMatch(plan.homeTips.rules, answers)?.tips ?? plan.homeTips.otherwise,
+    avoid: plan.avoid,
+  };
+}
