@@ -33,3 +33,13 @@ export async function choose(page: Page, label: string) {
   await page.locator("label", { has: option }).click();
   await expect(option).toBeChecked();
 }
+
+/**
+ * Request limits count per clock minute (app/security/request-limits.server.ts): a burst that
+ * must land in one window waits for the next minute when fewer than `needMs` are left in this
+ * one, so a test of "the 31st is refused" does not straddle two windows.
+ */
+export async function withinOneLimitWindow(needMs = 15_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
