@@ -2,6 +2,16 @@ import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./scripts/e2e-browser.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+/**
+ * The suite runs against one instance on SQLite by default. The PostgreSQL stage of .ci/run
+ * sets E2E_DATABASE_URL (a throwaway database: it is emptied) and E2E_INSTANCES=2: two
+ * instances behind a round-robin proxy on PORT (tests/e2e/instances.mjs).
+ */
+const DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
+const INSTANCES = Number(process.env.E2E_INSTANCES || 1);
+// Servers the specs start themselves use SQLite files of their own, never a DATABASE_URL the
+// shell happens to hold (the tests write to, and empty, the databases they use).
+process.env.DATABASE_URL = "";
 // The test run's own SMTP and OAuth servers (tests/e2e/global-setup.ts), next to the app's port.
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
 const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
@@ -33,8 +43,8 @@ export default defineConfig({
     { name: "phone-no-js", use: { ...phone, javaScriptEnabled: false } },
   ],
   webServer: {
-    // The production build (npm test builds first), on a fresh data folder.
-    command: `rm -rf ${E2E_DATA_DIR} && node scripts/start.mjs`,
+    // The production build (npm test builds first), on a fresh data folder and database.
+    command: "node tests/e2e/instances.mjs",
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -54,6 +64,8 @@ export default defineConfig({
       // Every test browser shares 127.0.0.1; the limit itself is unit-tested.
       REQUEST_LIMIT_PER_MINUTE: "100000",
       ADMIN_EMAILS: "admin@glowcoach.test,owner-claim@glowcoach.test",
+      E2E_INSTANCES: String(INSTANCES),
+      DATABASE_URL: DATABASE_URL ?? "",
     },
   },
 });

@@ -2,6 +2,7 @@
 // Production: serves build/ (run `npm run build` first, or use `npm start`).
 // Development (NODE_ENV=development): Vite dev middleware with hot reload.
 import { createRequestHandler } from "@remix-run/express";
+import cluster from "node:cluster";
 import compression from "compression";
 import express from "express";
 import http from "node:http";
@@ -103,7 +104,11 @@ app.use((error, req, res, _next) => {
   res.status(status).type("text/plain").send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
 });
 
+let draining = false;
+
 const server = http.createServer((req, res) => {
+  // While draining, every answer ends its connection, so keep-alive clients move on.
+  if (draining) res.setHeader("Connection", "close");
   // /healthz and /readyz first: never rate-limited, logged or given cookies.
   if (build.entry.module.serveHealthCheck(req, res)) return;
   // Every other request gets a request id and one log line (app/utils/logger.server.ts).
@@ -125,27 +130,41 @@ const server = http.createServer((req, res) => {
 // A deep accept queue: Node's default (511) makes a burst of new connections past it wait for
 // the kernel's one-second SYN retry (the routine benchmark's 1,000 at once). The kernel caps
 // it at net.core.somaxconn.
-server.listen({ port: env.port, host: env.host, backlog: 4096 }, () => {
+// A worker of several (WEB_CONCURRENCY, scripts/serve.mjs) opens a socket of its own on the
+// port, and Linux spreads new connections across them (SO_REUSEPORT): no process hands
+// connections over, and none takes more than its share.
+const ownSocket = cluster.isWorker && process.platform === "linux" && !process.env.NODE_CLUSTER_SCHED_POLICY ? { reusePort: true, exclusive: true } : {};
+server.listen({ port: env.port, host: env.host, backlog: 4096, ...ownSocket }, () => {
   logger.info(`Glow Coach is listening on http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
+  // The supervisor (scripts/serve.mjs) counts a worker as started from here.
+  if (cluster.isWorker) process.send?.({ glowServer: "listening" });
   void build.entry.module.reportReadiness();
 });
 
+// Published content changes reach this instance through the database (ADR 16).
+build.entry.module.watchContentVersion();
 // Expired sessions, sign-in links and rate-limit hits are deleted hourly (app/operations/pruning.server.ts).
 const stopPruning = build.entry.module.startPruning();
 
-let stopping = false;
 /**
- * Stops taking connections, lets requests under way finish (5 s at most), then exits with
- * the worst code asked for (a fatal error while stopping still exits 1).
+ * Graceful drain: stops taking connections, lets requests under way finish (their answers
+ * close the connection; 10 s at most), closes the database, then exits with the worst code
+ * asked for (a fatal error while stopping still exits 1).
  */
+const DRAIN_TIMEOUT_MS = 10_000;
 function shutdown(code) {
   process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
-  if (stopping) return;
-  stopping = true;
+  if (draining) return;
+  draining = true;
   stopPruning();
+  build.entry.module.stopWatchingContentVersion();
   server.close(() => build.entry.module.closeDatabase().finally(() => process.exit()));
   server.closeIdleConnections();
-  setTimeout(() => process.exit(), 5000).unref();
+  setTimeout(() => {
+    logger.error(`[server] requests still running after ${DRAIN_TIMEOUT_MS / 1000} s: exiting`);
+    process.exitCode = 1;
+    process.exit();
+  }, DRAIN_TIMEOUT_MS).unref();
 }
 process.on("SIGTERM", () => shutdown(0));
 process.on("SIGINT", () => shutdown(0));

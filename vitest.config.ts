@@ -11,6 +11,8 @@ export default defineConfig({
     // Each worker has its own data folder and database (tests/unit/worker-data.ts).
     setupFiles: ["tests/unit/worker-data.ts"],
     maxWorkers: 2,
-    env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test" },
+    // A SQLite file in the data folder, whatever DATABASE_URL the shell holds; PostgreSQL only
+    // when asked for by TEST_DATABASE_URL (a throwaway server: the suite empties and copies it).
+    env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test", DATABASE_URL: "" },
   },
 });

@@ -23,8 +23,9 @@ export { withContentPreview } from "./content/preview.server";
 export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
-export { closeDatabase } from "./utils/db.server";
 export { refuseRequest } from "./security/request-guard.server";
+export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
+export { closeDatabase } from "./utils/sql.server";
 
 const ABORT_DELAY = 5_000;
 

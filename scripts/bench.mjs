@@ -29,11 +29,17 @@ const base = `http://127.0.0.1:${PORT}`;
 if (!fs.existsSync("build/server/index.js"))
   execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
 const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length);
-// A known secret, so the routine section can sign session cookies for the members it creates.
+
+// The routine section starts servers of its own, one set-up after another (bench-routine.mjs).
+if (only === "routine") {
+  await benchRoutine({ port: PORT });
+  process.exit(0);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 const server = spawn(process.execPath, ["scripts/start.mjs"], {
   env: {
@@ -201,13 +207,9 @@ if (!only || only === "funnel") {
   );
 }
 
-if (!only || only === "routine") {
-  await benchRoutine({
-    base,
-    dataDir,
-    sessionSecret: SESSION_SECRET,
-    serverPid: server.pid,
-  });
+if (!only) {
+  // Its own servers: this one pauses meanwhile.
+  await benchRoutine({ port: PORT + 2 });
 }
 
 if (!only || only === "load") {

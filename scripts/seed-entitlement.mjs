@@ -13,14 +13,30 @@ const SOLD = {
   "no-more-cakey": { offerId: "cakey-makeup", tier: "single_payment", planId: "lifetime", planName: "No-More-Cakey Makeup Plan", priceMinor: 2999 },
 };
 
-export function grantPlan(db, userId, routinePlanId = "clear-healthy-skin", { at = new Date() } = {}) {
+export const ENTITLEMENT_INSERT = `INSERT INTO "Entitlement" ("id","userId","offerId","routinePlanId","stripeCheckoutSessionId","createdAt") VALUES (?,?,?,?,?,?)`;
+export const STATE_INSERT = `INSERT INTO "EntitlementState" ("entitlementId","tier","planId","planName","priceMinor","currency","status","startedAt","currentPeriodEnd","cancelAtPeriodEnd","at","reason","recordedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+
+/**
+ * The two rows a test purchase of `routinePlanId` records, as values for ENTITLEMENT_INSERT and
+ * STATE_INSERT (dates as Date, the flag as false): for callers on either database.
+ */
+export function planRows(userId, routinePlanId = "clear-healthy-skin", { at = new Date() } = {}) {
   const sold = SOLD[routinePlanId];
   if (!sold) throw new Error(`no plan ${routinePlanId}`);
   const id = crypto.randomUUID();
   const end = sold.tier === "annual" ? new Date(at.getTime() + 365 * 86_400_000) : null;
-  db.prepare(`INSERT INTO "Entitlement" ("id","userId","offerId","routinePlanId","stripeCheckoutSessionId","createdAt") VALUES (?,?,?,?,?,?)`).run(id, userId, sold.offerId, routinePlanId, `cs_local_seed_${id}`, stored(at));
-  db.prepare(
-    `INSERT INTO "EntitlementState" ("entitlementId","tier","planId","planName","priceMinor","currency","status","startedAt","currentPeriodEnd","cancelAtPeriodEnd","at","reason","recordedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-  ).run(id, sold.tier, sold.planId, sold.planName, sold.priceMinor, "usd", "active", stored(at), end ? stored(end) : null, 0, stored(at), "purchase", stored(at));
-  return id;
+  return {
+    id,
+    entitlement: [id, userId, sold.offerId, routinePlanId, `cs_local_seed_${id}`, at],
+    state: [id, sold.tier, sold.planId, sold.planName, sold.priceMinor, "usd", "active", at, end, false, at, "purchase", at],
+  };
+}
+
+/** grantPlan on a better-sqlite3 database (SQLite stores dates as text, flags as 0/1). */
+export function grantPlan(db, userId, routinePlanId = "clear-healthy-skin", { at = new Date() } = {}) {
+  const rows = planRows(userId, routinePlanId, { at });
+  const sqlite = (values) => values.map((v) => (v instanceof Date ? stored(v) : typeof v === "boolean" ? Number(v) : v));
+  db.prepare(ENTITLEMENT_INSERT).run(...sqlite(rows.entitlement));
+  db.prepare(STATE_INSERT).run(...sqlite(rows.state));
+  return rows.id;
 }

@@ -1,5 +1,6 @@
 // `npm start`: builds if needed, applies database migrations, then serves the
-// production build with embedded defaults (no environment variables required).
+// production build with embedded defaults (no environment variables required), in one
+// process or WEB_CONCURRENCY worker processes (scripts/serve.mjs).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -24,14 +25,16 @@ function newestMtime(entry) {
 
 const builtAt = newestMtime("build/server/index.js");
 const sources = ["app", "public", "vite.config.ts", "package-lock.json", "prisma/schema.prisma"];
-if (!fs.existsSync("app/generated/prisma/client.ts")) {
-  execFileSync("npx", ["prisma", "generate"], { stdio: "inherit" });
+if (!fs.existsSync("app/generated/prisma/client.ts") || !fs.existsSync("app/generated/prisma-postgresql/client.ts")) {
+  execFileSync(process.execPath, ["scripts/db.mjs", "generate"], { stdio: "inherit" });
 }
 if (builtAt === 0 || sources.some((source) => newestMtime(source) > builtAt)) {
   console.log("Building the app…");
   execFileSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
 }
 
+// The migrations of the database DATABASE_URL names (prisma.config.ts picks SQLite's or
+// PostgreSQL's), once, before any worker starts.
 try {
   execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
 } catch {
@@ -41,4 +44,4 @@ try {
   process.exit(1);
 }
 
-await import("../server.mjs");
+await import("./serve.mjs");

@@ -1,6 +1,8 @@
 /**
- * Sliding-window rate limits kept in the database, so they hold across restarts.
- * `tryAcquire` counts the action only when it is allowed.
+ * Sliding-window rate limits kept in the database, so they hold across restarts and across
+ * every instance. `tryAcquire` counts the action only when it is allowed, and checks and counts
+ * as one step: two requests racing for the last free hit (on one instance or two) get one
+ * yes and one no.
  */
 import { db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
@@ -8,27 +10,39 @@ import { now } from "~/utils/clock.server";
 export type Limit = { key: string; max: number; windowMs: number };
 export type LimitResult = { ok: true } | { ok: false; retryAt: Date };
 
-/** Checks every limit; when all allow it, records one hit on each. */
+/**
+ * Checks every limit; when all allow it, records one hit on each. One transaction that first
+ * writes each key's RateLimitKey row, which locks it (PostgreSQL: the row until commit;
+ * SQLite: the whole database), so the count it then reads cannot change before its own hit is
+ * added. Keys are locked in sorted order, so two requests never wait on each other in a circle.
+ */
 export async function tryAcquire(limits: Limit[]): Promise<LimitResult> {
   const at = now();
-  let retryAt: Date | undefined;
-  for (const limit of limits) {
-    const since = new Date(at.getTime() - limit.windowMs);
-    const hits = await db.rateLimitHit.findMany({
-      where: { key: limit.key, createdAt: { gt: since } },
-      orderBy: { createdAt: "asc" },
-      select: { createdAt: true },
-      take: limit.max,
-    });
-    if (hits.length >= limit.max) {
-      // Free again when the oldest counted hit leaves the window.
-      const free = new Date(hits[0].createdAt.getTime() + limit.windowMs);
-      if (!retryAt || free > retryAt) retryAt = free;
+  return db.$transaction(async (tx) => {
+    for (const key of [...new Set(limits.map((l) => l.key))].sort()) {
+      await tx.$executeRaw`
+        INSERT INTO "RateLimitKey" ("key", "updatedAt") VALUES (${key}, ${at})
+        ON CONFLICT ("key") DO UPDATE SET "updatedAt" = ${at}`;
     }
-  }
-  if (retryAt) return { ok: false, retryAt };
-  await db.rateLimitHit.createMany({ data: limits.map((l) => ({ key: l.key, createdAt: at })) });
-  return { ok: true };
+    let retryAt: Date | undefined;
+    for (const limit of limits) {
+      const since = new Date(at.getTime() - limit.windowMs);
+      const hits = await tx.rateLimitHit.findMany({
+        where: { key: limit.key, createdAt: { gt: since } },
+        orderBy: { createdAt: "asc" },
+        select: { createdAt: true },
+        take: limit.max,
+      });
+      if (hits.length >= limit.max) {
+        // Free again when the oldest counted hit leaves the window.
+        const free = new Date(hits[0].createdAt.getTime() + limit.windowMs);
+        if (!retryAt || free > retryAt) retryAt = free;
+      }
+    }
+    if (retryAt) return { ok: false, retryAt } as const;
+    await tx.rateLimitHit.createMany({ data: limits.map((l) => ({ key: l.key, createdAt: at })) });
+    return { ok: true } as const;
+  }, { maxWait: 10_000, timeout: 10_000 });
 }
 
 /** "in 38 minutes": when to try again, without guessing the visitor's time zone. */

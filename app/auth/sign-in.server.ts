@@ -6,7 +6,7 @@
  * in here too.
  */
 import { now } from "~/utils/clock.server";
-import { db } from "~/utils/db.server";
+import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { accountState, verifiedSignIn, type Proof } from "./account-state";
 import { newSession, sessionCookie } from "./session.server";
@@ -33,7 +33,9 @@ export type SignedIn = { user: SessionUser; sessionCookie: string; firstVerifica
  */
 export async function completeSignIn(identity: SignInIdentity): Promise<SignedIn> {
   const at = now();
-  const result = await db.$transaction(async (tx) => {
+  // Two first sign-ins for a new address at once: the second to insert its row runs again and
+  // finds the first's.
+  const result = await againIfCreatedMeanwhile(() => db.$transaction(async (tx) => {
     const linked = identity.googleId ? await tx.user.findUnique({ where: { googleId: identity.googleId } }) : null;
     const email = linked?.email ?? EmailAddress.parse(identity.email);
     const found = linked ?? (await tx.user.findUnique({ where: { email } }));
@@ -71,6 +73,6 @@ export async function completeSignIn(identity: SignInIdentity): Promise<SignedIn
     const session = newSession(user.id, "full");
     await tx.session.create({ data: session });
     return { user: toSessionUser(user), sessionId: session.id, firstVerification };
-  });
+  }));
   return { user: result.user, sessionCookie: await sessionCookie.serialize(result.sessionId), firstVerification: result.firstVerification };
 }

@@ -9,8 +9,9 @@
  * before the current state is ignored, so a late, re-delivered or shuffled event never wins;
  * the same change applied twice appends nothing.
  */
-import { db } from "~/utils/db.server";
+import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
+import { queryRows, sql } from "~/utils/sql.server";
 import { moneyFormat } from "~/payments/catalogue";
 
 export type Tier = "monthly" | "annual" | "single_payment";
@@ -141,25 +142,25 @@ function toView(row: CurrentRow, at: Date): EntitlementView {
 
 /**
  * The current state of every entitlement of one member (or of everyone, for the admin), newest
- * purchase first. Plain SQL that PostgreSQL runs as well: a state is current when no state of
- * the same entitlement is later (by `at`, then by id). Raw SQL because /home asks on every
- * visit and the ORM's nested "latest child" costs several times the CPU.
+ * purchase first. A state is current when no state of the same entitlement is later (by `at`,
+ * then by id). Hot-path SQL (~/utils/sql.server, the same on SQLite and PostgreSQL): /home and
+ * every step of the routine ask, and the ORM's nested "latest child" costs several times the CPU.
  */
 async function currentRows(userId: string | null): Promise<CurrentRow[]> {
   const rows = userId
-    ? await db.$queryRaw<Record<string, unknown>[]>`
+    ? await queryRows<Record<string, unknown>>(sql`
         SELECT e."id", e."userId", e."offerId", e."routinePlanId", e."createdAt", e."stripeCustomerId", e."stripeSubscriptionId",
                s."tier", s."planId", s."planName", s."priceMinor", s."currency", s."status", s."startedAt", s."currentPeriodEnd", s."cancelAtPeriodEnd"
         FROM "Entitlement" e JOIN "EntitlementState" s ON s."entitlementId" = e."id"
         WHERE e."userId" = ${userId}
           AND NOT EXISTS (SELECT 1 FROM "EntitlementState" n WHERE n."entitlementId" = s."entitlementId" AND (n."at" > s."at" OR (n."at" = s."at" AND n."id" > s."id")))
-        ORDER BY e."createdAt" DESC, e."id" DESC`
-    : await db.$queryRaw<Record<string, unknown>[]>`
+        ORDER BY e."createdAt" DESC, e."id" DESC`)
+    : await queryRows<Record<string, unknown>>(sql`
         SELECT e."id", e."userId", e."offerId", e."routinePlanId", e."createdAt", e."stripeCustomerId", e."stripeSubscriptionId",
                s."tier", s."planId", s."planName", s."priceMinor", s."currency", s."status", s."startedAt", s."currentPeriodEnd", s."cancelAtPeriodEnd"
         FROM "Entitlement" e JOIN "EntitlementState" s ON s."entitlementId" = e."id"
         WHERE NOT EXISTS (SELECT 1 FROM "EntitlementState" n WHERE n."entitlementId" = s."entitlementId" AND (n."at" > s."at" OR (n."at" = s."at" AND n."id" > s."id")))
-        ORDER BY e."createdAt" DESC, e."id" DESC`;
+        ORDER BY e."createdAt" DESC, e."id" DESC`);
   return rows.map(normalise);
 }
 
@@ -248,6 +249,15 @@ function same(a: unknown, b: unknown): boolean {
 
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
 
+/** Holds the entitlement rows the identity names until the transaction ends (see applyEntitlementChange). */
+async function holdEntitlement(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: string }): Promise<void> {
+  const named = (value: string | null | undefined) => value ?? null;
+  await tx.$executeRaw`
+    UPDATE "Entitlement" SET "createdAt" = "createdAt"
+    WHERE "id" = ${named(identity.id)} OR "stripeSubscriptionId" = ${named(identity.stripeSubscriptionId)}
+       OR "stripeCheckoutSessionId" = ${named(identity.stripeCheckoutSessionId)} OR "stripePaymentIntentId" = ${named(identity.stripePaymentIntentId)}`;
+}
+
 /** The ids that name an entitlement, most specific first. */
 async function locate(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: string }) {
   if (identity.id) return tx.entitlement.findUnique({ where: { id: identity.id } });
@@ -267,13 +277,31 @@ async function locate(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: st
  * not have yet (the checkout session, when a subscription event came first) are filled in;
  * ids it has are never replaced. `createOnly`: an existing entitlement only gets those ids.
  * Returns what happened and the entitlement's id.
+ *
+ * Two deliveries about one purchase may be applied at the same moment (two instances, or two
+ * workers): they are applied one after the other. The transaction first writes to the rows the
+ * identity names (a write that changes nothing), which holds them on PostgreSQL until it ends
+ * and takes SQLite's write lock before anything is read; the other waits, then reads what this
+ * one recorded, so an older change is never appended after a newer one and no change is built
+ * on a state that was already replaced. Two first deliveries can both find nothing: the
+ * Stripe ids are unique, so the second insert fails, and it is applied again to the row the
+ * first created.
  */
 export async function applyEntitlementChange(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
   options: { createOnly?: boolean } = {},
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
+  return againIfCreatedMeanwhile(() => applyOnce(identity, change, options));
+}
+
+async function applyOnce(
+  identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
+  change: EntitlementChange,
+  options: { createOnly?: boolean },
+): Promise<{ result: ApplyResult; entitlementId: string | null }> {
   return db.$transaction(async (tx) => {
+    await holdEntitlement(tx, identity);
     const found = await locate(tx, identity);
     const { at, reason, ...fields } = change;
     if (!found) {

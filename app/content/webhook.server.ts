@@ -1,13 +1,14 @@
 /**
  * POST /webhooks/sanity: Sanity calls it when content is published, changed or deleted.
- * Only a request signed with SANITY_WEBHOOK_SECRET (@sanity/webhook) clears the content and
- * page caches; anything else is refused before it changes anything.
+ * Only a request signed with SANITY_WEBHOOK_SECRET (@sanity/webhook) moves the content version
+ * (every instance then clears its content and page caches); anything else is refused before it
+ * changes anything.
  */
 import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
-import { forgetPages } from "~/funnels/page-cache.server";
+import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { readBodyText } from "~/utils/form.server";
-import { invalidateContent } from "./content.server";
+import { publishContentChange } from "./content-version.server";
 import { logger } from "~/utils/logger.server";
 
 /** Sanity sends the document's projection; a large body is not a Sanity webhook. */
@@ -38,8 +39,8 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   } catch {
     id = undefined;
   }
-  invalidateContent();
-  forgetPages();
-  logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: caches cleared`);
+  // Every instance clears its caches when it sees the new version (within a second).
+  const version = await publishContentChange(now());
+  logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: content version ${version}, caches cleared`);
   return json(200, { ok: true });
 }

@@ -12,6 +12,7 @@ import { getFunnels } from "~/content/content.server";
 import { readFunnelState } from "~/funnels/state.server";
 import { db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
+import { queryRows, sql } from "~/utils/sql.server";
 import type { AnswerSet } from "./personalise";
 
 /** The quiz results in this browser's cookies (every funnel with a worked-out result). */
@@ -38,9 +39,9 @@ const AnswerValues = (value: unknown): Record<string, string | string[]> => {
 
 /** The answer sets kept on a member's account. */
 export async function memberAnswers(userId: string): Promise<AnswerSet[]> {
-  // Raw SQL: the members' pages read this on every view (the ORM's findMany costs several times the CPU).
-  const rows = await db.$queryRaw<{ funnelId: string; answers: string; answeredAt: Date | string }[]>`
-    SELECT "funnelId", "answers", "answeredAt" FROM "MemberAnswers" WHERE "userId" = ${userId}`;
+  // Hot-path SQL: the members' pages read this on every view (the ORM's findMany costs several times the CPU).
+  const rows = await queryRows<{ funnelId: string; answers: string; answeredAt: Date | string }>(sql`
+    SELECT "funnelId", "answers", "answeredAt" FROM "MemberAnswers" WHERE "userId" = ${userId}`);
   return rows.map((row) => {
     let answers: Record<string, string | string[]> = {};
     try {

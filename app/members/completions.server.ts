@@ -2,42 +2,48 @@
  * Completions: which steps a member has done today and which days they finished the
  * routine. Writes are single INSERT ... ON CONFLICT DO NOTHING statements, so a double
  * click, a retried request or two tabs finishing at once record one row, never two, and
- * never fail (the spec: a duplicate counts as done).
+ * never fail (the spec: a duplicate counts as done). Every statement here is on the
+ * player's and home's path, so all of them are hot-path SQL (~/utils/sql.server).
  */
 import crypto from "node:crypto";
-import { db } from "~/utils/db.server";
+import { execute, queryRows, sql } from "~/utils/sql.server";
 import { currentStreak, weeklyCompletions, type WeekDay } from "./calendar";
 
-export type FinishOutcome = { recorded: "new" | "already-done" };
+export type FinishOutcome = { recorded: "new" | "already-done" | "steps-missing" };
 
-/** Marks the routine done for `date` (the member's local YYYY-MM-DD). Idempotent. */
-export async function recordCompletion(userId: string, planId: string, date: string, at: Date): Promise<FinishOutcome> {
-  const inserted = await db.$executeRaw`
+/**
+ * Marks the routine done for `date` (the member's local YYYY-MM-DD) when its `stepCount`
+ * steps are all done that day. Idempotent. The check and the insert are one statement, so
+ * the common case (a first finish) costs one round trip.
+ */
+export async function recordCompletion(userId: string, planId: string, date: string, at: Date, stepCount: number): Promise<FinishOutcome> {
+  const inserted = await execute(sql`
     INSERT INTO "PlanCompletion" ("id", "userId", "planId", "date", "createdAt")
-    VALUES (${crypto.randomUUID()}, ${userId}, ${planId}, ${date}, ${at})
-    ON CONFLICT ("userId", "planId", "date") DO NOTHING`;
-  return { recorded: inserted > 0 ? "new" : "already-done" };
+    SELECT ${crypto.randomUUID()}, ${userId}, ${planId}, ${date}, ${at}
+    WHERE (SELECT COUNT(*) FROM "PlanStepCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date}) >= ${stepCount}
+    ON CONFLICT ("userId", "planId", "date") DO NOTHING`);
+  if (inserted > 0) return { recorded: "new" };
+  return { recorded: (await isDoneOn(userId, planId, date)) ? "already-done" : "steps-missing" };
 }
 
 /** Marks one step done for `date`. Idempotent. */
 export async function recordStepDone(userId: string, planId: string, date: string, step: number, at: Date): Promise<void> {
-  await db.$executeRaw`
+  await execute(sql`
     INSERT INTO "PlanStepCompletion" ("userId", "planId", "date", "step", "createdAt")
     VALUES (${userId}, ${planId}, ${date}, ${step}, ${at})
-    ON CONFLICT ("userId", "planId", "date", "step") DO NOTHING`;
+    ON CONFLICT ("userId", "planId", "date", "step") DO NOTHING`);
 }
 
 /** The step numbers done on `date`, ascending. */
 export async function stepsDoneOn(userId: string, planId: string, date: string): Promise<number[]> {
-  // Raw SQL on the finish path: the same query through the ORM costs several times more CPU.
-  const rows = await db.$queryRaw<{ step: number | bigint }[]>`
-    SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date} ORDER BY "step"`;
+  const rows = await queryRows<{ step: number }>(sql`
+    SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date} ORDER BY "step"`);
   return rows.map((row) => Number(row.step));
 }
 
 export async function isDoneOn(userId: string, planId: string, date: string): Promise<boolean> {
-  const rows = await db.$queryRaw<unknown[]>`
-    SELECT 1 FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date} LIMIT 1`;
+  const rows = await queryRows(sql`
+    SELECT 1 AS "done" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" = ${date} LIMIT 1`);
   return rows.length > 0;
 }
 
@@ -46,9 +52,8 @@ export type StreakData = { currentStreak: number; weeklyCompletions: WeekDay[]; 
 /** The spec's streak data for the home page: streak and this week, in the member's days. */
 export async function streakData(userId: string, planId: string, today: string): Promise<StreakData> {
   // Dates are tiny strings; a member finishing every day for years still loads in one small query.
-  // Raw SQL, like stepsDoneOn: /home reads this on every visit.
-  const rows = await db.$queryRaw<{ date: string }[]>`
-    SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" <= ${today} ORDER BY "date" DESC`;
+  const rows = await queryRows<{ date: string }>(sql`
+    SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" <= ${today} ORDER BY "date" DESC`);
   const dates = rows.map((row) => row.date);
   return { currentStreak: currentStreak(dates, today), weeklyCompletions: weeklyCompletions(dates, today), doneToday: dates[0] === today };
 }

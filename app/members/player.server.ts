@@ -105,12 +105,11 @@ export async function playerAction(request: Request, planId: string | undefined,
   if (fields.intent === "finish") {
     const back = `${base}?step=${parseStep(fields.step, plan.stepCount) ?? plan.stepCount}`;
     try {
-      const done = await stepsDoneOn(user.id, plan._id, today);
-      if (done.length < plan.stepCount) {
+      const { recorded } = await recordCompletion(user.id, plan._id, today, at, plan.stepCount);
+      if (recorded === "steps-missing") {
         // A stale page (e.g. opened yesterday): the steps of today are not all done.
         return data<ActionError>({ error: "Please complete every step of today's routine first." }, { status: 409 });
       }
-      const { recorded } = await recordCompletion(user.id, plan._id, today, at);
       // Once per member, plan and day, for the admin's retention view.
       if (recorded === "new") await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
     } catch (error) {

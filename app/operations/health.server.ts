@@ -2,8 +2,8 @@
  * Health checks for a load balancer or process manager, answered by the HTTP server before
  * anything else (no rate limit, no request log, no cookies):
  *   GET /healthz  liveness: the process answers. 200 while it runs.
- *   GET /readyz   readiness: the database answers a query, every migration in
- *                 prisma/migrations is applied, and content (funnels, site settings) is
+ *   GET /readyz   readiness: the database answers a query, every migration of its
+ *                 migrations folder is applied, and content (funnels, site settings) is
  *                 loaded. 200 when all hold, else 503 naming the check that failed; the
  *                 reason goes to the log, not to whoever asked.
  */
@@ -12,7 +12,7 @@ import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getFunnels, getSiteSettings } from "~/content/content.server";
 import { staticSecurityHeaders } from "~/security/headers.server";
-import { db } from "~/utils/db.server";
+import { db, provider } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 
 export type CheckName = "database" | "migrations" | "content";
@@ -22,8 +22,11 @@ export type Readiness = { ready: boolean; checks: Record<CheckName, "ok" | "fail
 /** A check that has not answered by then counts as failed: a probe must not hang. */
 const CHECK_TIMEOUT_MS = 3_000;
 
-/** The migrations this code needs: the folders of prisma/migrations (the app runs from the repository root). */
-export function requiredMigrations(dir = path.resolve("prisma/migrations")): string[] {
+/**
+ * The migrations this code needs: the folders of the database's migrations folder,
+ * prisma/migrations or prisma/postgresql/migrations (the app runs from the repository root).
+ */
+export function requiredMigrations(dir = path.resolve(provider === "postgresql" ? "prisma/postgresql/migrations" : "prisma/migrations")): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, "migration.sql")))

@@ -4,7 +4,8 @@
  *  - Sessions past their expiry: they sign no one in any more.
  *  - Sign-in links (LoginToken) that expired more than a day ago, used or not: for that day
  *    an old link still says "already used" or "expired" instead of "isn't valid".
- *  - Rate-limit hits older than the longest limit window: they no longer count.
+ *  - Rate-limit hits older than the longest limit window: they no longer count; and the keys'
+ *    lock rows (RateLimitKey) not used for that long.
  * Rows go in batches, so a large backlog never holds the database's write lock for long.
  */
 import { LONGEST_WINDOW_MS } from "~/auth/rate-limit.server";
@@ -17,7 +18,7 @@ export const LOGIN_TOKEN_KEPT_MS = 24 * 60 * 60 * 1000;
 // Under the 999 query parameters Prisma allows on SQLite.
 const BATCH = 500;
 
-export type Pruned = { sessions: number; loginTokens: number; rateLimitHits: number };
+export type Pruned = { sessions: number; loginTokens: number; rateLimitHits: number; rateLimitKeys: number };
 
 async function deleteInBatches<Id>(find: (take: number) => Promise<{ id: Id }[]>, remove: (ids: Id[]) => Promise<{ count: number }>): Promise<number> {
   let total = 0;
@@ -44,7 +45,11 @@ export async function pruneExpiredData(at: Date = now()): Promise<Pruned> {
     (take) => db.rateLimitHit.findMany({ where: { createdAt: { lte: hitsBefore } }, select: { id: true }, take }),
     (ids) => db.rateLimitHit.deleteMany({ where: { id: { in: ids } } }),
   );
-  return { sessions, loginTokens, rateLimitHits };
+  const rateLimitKeys = await deleteInBatches(
+    (take) => db.rateLimitKey.findMany({ where: { updatedAt: { lte: hitsBefore } }, select: { key: true }, take }).then((rows) => rows.map((row) => ({ id: row.key }))),
+    (keys) => db.rateLimitKey.deleteMany({ where: { key: { in: keys } } }),
+  );
+  return { sessions, loginTokens, rateLimitHits, rateLimitKeys };
 }
 
 /** Prunes now and then every `everyMs`; returns the function that stops it. */
@@ -53,7 +58,7 @@ export function startPruning(everyMs: number = PRUNE_EVERY_MS): () => void {
   const run = () => {
     running ??= pruneExpiredData()
       .then((pruned) => {
-        if (pruned.sessions + pruned.loginTokens + pruned.rateLimitHits > 0) logger.info({ pruned }, "[prune] removed expired data");
+        if (pruned.sessions + pruned.loginTokens + pruned.rateLimitHits + pruned.rateLimitKeys > 0) logger.info({ pruned }, "[prune] removed expired data");
       })
       .catch((error) => logger.error({ err: error }, "[prune] failed; trying again at the next run"))
       .finally(() => {

@@ -1,14 +1,18 @@
 /**
  * A rate limit on every form and endpoint that changes something (every POST),
  * tiered like the sign-in limits: per visitor per endpoint, and per network address
- * overall. Counted in memory with fixed one-minute windows: this guards the server
- * against floods; the limits that must hold across restarts (sign-in e-mails, password and
- * code guesses) are kept in the database by app/auth/rate-limit.server.ts.
- * Webhooks are exempt: they are signed, and providers retry in bursts.
+ * overall, in fixed one-minute windows. Counted in the database with one atomic statement
+ * per request, so every instance sees the same counts (two instances do not double a limit).
+ * This guards the server against floods; the limits on sign-in e-mails and password and code
+ * guesses are app/auth/rate-limit.server.ts. Webhooks are exempt: they are signed, and
+ * providers retry in bursts.
  */
+import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { sessionCookie } from "~/auth/session.server";
 import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { execute, queryRows, sql } from "~/utils/sql.server";
 import { plainPage, type PlainPage } from "./plain-page.server";
 
 export const LIMITS = {
@@ -19,25 +23,15 @@ export const LIMITS = {
 };
 const WINDOW_MS = 60_000;
 
-type Window = { startedAt: number; count: number };
-const windows = new Map<string, Window>();
-let lastSweep = 0;
+let lastPrune = 0;
 
-function hit(key: string, max: number, at: number): number | null {
-  let window = windows.get(key);
-  if (!window || at - window.startedAt >= WINDOW_MS) {
-    window = { startedAt: at, count: 0 };
-    windows.set(key, window);
-  }
-  if (window.count >= max) return window.startedAt + WINDOW_MS;
-  window.count++;
-  return null;
-}
-
-function sweep(at: number): void {
-  if (at - lastSweep < WINDOW_MS) return;
-  lastSweep = at;
-  for (const [key, window] of windows) if (at - window.startedAt >= WINDOW_MS) windows.delete(key);
+/** Windows that are over are deleted, by whichever instance comes first each minute. */
+function pruneOldWindows(windowStart: number): void {
+  if (windowStart - lastPrune < WINDOW_MS) return;
+  lastPrune = windowStart;
+  execute(sql`DELETE FROM "RequestCount" WHERE "windowStart" < ${new Date(windowStart - WINDOW_MS)}`).catch((error) =>
+    logger.error({ err: error }, "[request-limits] could not delete old windows"),
+  );
 }
 
 /**
@@ -54,6 +48,9 @@ async function requester(cookieHeader: string | undefined, ip: string): Promise<
   return `ip:${ip}`;
 }
 
+/** A session id is a secret: only a digest of who is asking is stored as a key. */
+const digest = (value: string) => crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
+
 /**
  * Counts a request. Resolves to null when it may go on, else the time it may be retried.
  * `ip` is the client address as the app sees it (load-context's rules on X-Forwarded-For).
@@ -63,12 +60,19 @@ export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" |
   if (req.method !== "POST") return null;
   const path = (req.url ?? "/").split("?")[0];
   if (path.startsWith("/webhooks/")) return null;
-  sweep(at);
-  const who = await requester(req.headers.cookie, ip);
-  const byAddress = hit(`address:${ip}`, LIMITS.perAddress, at);
-  const byEndpoint = byAddress ? null : hit(`endpoint:${who}:${path}`, LIMITS.perEndpoint, at);
-  const retryAt = byAddress ?? byEndpoint;
-  return retryAt ? new Date(retryAt) : null;
+  const windowStart = at - (at % WINDOW_MS);
+  pruneOldWindows(windowStart);
+  const byAddress = `address:${ip}`;
+  const byEndpoint = `endpoint:${digest(await requester(req.headers.cookie, ip))}:${path}`;
+  const window = new Date(windowStart);
+  // Both counts go up in one statement; each comes back as it is after this request.
+  const counts = await queryRows<{ key: string; count: number }>(sql`
+    INSERT INTO "RequestCount" ("key", "windowStart", "count") VALUES (${byAddress}, ${window}, 1), (${byEndpoint}, ${window}, 1)
+    ON CONFLICT ("key", "windowStart") DO UPDATE SET "count" = "RequestCount"."count" + 1
+    RETURNING "key", "count"`);
+  const count = (key: string) => Number(counts.find((row) => row.key === key)?.count ?? 0);
+  const over = count(byAddress) > LIMITS.perAddress || count(byEndpoint) > LIMITS.perEndpoint;
+  return over ? new Date(windowStart + WINDOW_MS) : null;
 }
 
 export function tooManyRequestsPage(retryAt: Date, at = Date.now()): PlainPage {
@@ -83,6 +87,6 @@ export function tooManyRequestsPage(retryAt: Date, at = Date.now()): PlainPage {
 }
 
 /** Tests only: forget every count. */
-export function resetRequestLimits(): void {
-  windows.clear();
+export async function resetRequestLimits(): Promise<void> {
+  await execute(sql`DELETE FROM "RequestCount"`);
 }

@@ -1,16 +1,29 @@
 /**
- * The Prisma client, one per process, on SQLite through better-sqlite3.
+ * The Prisma client, one per process: SQLite through better-sqlite3 (a `file:` DATABASE_URL,
+ * the embedded default) or PostgreSQL through pg (`postgres://`, `postgresql://`). Both clients
+ * are generated from one data model (prisma/schema.prisma), so code is written once against
+ * the SQLite client's types, which the PostgreSQL client's accept too.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "~/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma-postgresql/client";
+import { databaseProvider, type DatabaseProvider } from "./database-url";
 import { env } from "./env.server";
 import { logger } from "./logger.server";
 
-function createClient(): PrismaClient {
-  const file = env.databaseUrl.slice("file:".length);
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+export const provider: DatabaseProvider = databaseProvider(env.databaseUrl) ?? "sqlite";
+
+/** The SQLite file a `file:` URL names. */
+export function sqliteFile(url: string): string {
+  return path.resolve(url.slice("file:".length));
+}
+
+function createSqliteClient(): PrismaClient {
+  fs.mkdirSync(path.dirname(sqliteFile(env.databaseUrl)), { recursive: true });
   // better-sqlite3 waits up to `timeout` ms for a lock instead of failing at once.
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: env.databaseUrl, timeout: 5000 }) });
   // WAL lets readers and the writer work side by side; the setting is kept in the file.
@@ -26,12 +39,46 @@ function createClient(): PrismaClient {
   return client;
 }
 
-// In development the module is re-evaluated on every change; keep one client.
-const globalForDb = globalThis as unknown as { __glowDb?: PrismaClient };
-export const db: PrismaClient = globalForDb.__glowDb ?? createClient();
-if (env.nodeEnv !== "production") globalForDb.__glowDb = db;
+/**
+ * PostgreSQL connections, shared by Prisma and the hot-path statements (sql.server.ts).
+ * DATABASE_POOL_SIZE connections per process (default 10).
+ */
+export function createPostgresPool(): pg.Pool {
+  const pool = new pg.Pool({ connectionString: env.databaseUrl, max: env.databasePoolSize });
+  // An idle connection the server dropped (restart, failover) is replaced on next use.
+  pool.on("error", (error) => logger.error({ err: error }, "[db] idle PostgreSQL connection failed"));
+  return pool;
+}
 
-/** Closes the database connection when the server stops. */
-export async function closeDatabase(): Promise<void> {
-  await db.$disconnect();
+function createPostgresClient(pool: pg.Pool): PrismaClient {
+  // Same API: the PostgreSQL client's input types are a superset of the SQLite client's.
+  return new PostgresPrismaClient({ adapter: new PrismaPg(pool) }) as unknown as PrismaClient;
+}
+
+// In development the module is re-evaluated on every change; keep one client.
+const globalForDb = globalThis as unknown as { __glowDb?: PrismaClient; __glowPool?: pg.Pool };
+export const postgresPool: pg.Pool | undefined = provider === "postgresql" ? (globalForDb.__glowPool ?? createPostgresPool()) : undefined;
+export const db: PrismaClient = globalForDb.__glowDb ?? (postgresPool ? createPostgresClient(postgresPool) : createSqliteClient());
+if (env.nodeEnv !== "production") {
+  globalForDb.__glowDb = db;
+  globalForDb.__glowPool = postgresPool;
+}
+
+/** Prisma's code for a unique constraint that refused a row. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P2002";
+}
+
+/**
+ * Runs `work` (a transaction that finds a row, else creates it) once more when a concurrent one
+ * created the row first: the unique constraint refused the second insert, and on PostgreSQL
+ * the failed statement ended the transaction, so the whole of it is run again and finds the row.
+ */
+export async function againIfCreatedMeanwhile<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return work();
+  }
 }

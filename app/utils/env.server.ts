@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { resolveDataDir, resolveDatabaseUrl } from "./database-url";
+import { databaseProvider, resolveDataDir, resolveDatabaseUrl } from "./database-url";
 
 const optionalText = z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().min(1).optional());
 const flag = z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "true", "false"]).optional()).transform((v) => v === "1" || v === "true");
@@ -23,7 +23,17 @@ const EnvSchema = z.object({
   /** The public origin, for links in e-mails and canonical URLs. Defaults to http://HOST:PORT. */
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: optionalText,
-  DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().startsWith("file:", "must be a SQLite URL such as file:./data/glow-coach.db").optional()),
+  DATABASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .refine((url) => databaseProvider(url) !== null, "must be a SQLite URL (file:./data/glow-coach.db) or a PostgreSQL URL (postgresql://user:password@host:5432/database)")
+      .optional(),
+  ),
+  /** Worker processes `npm start` runs (scripts/serve.mjs reads it; validated here too). */
+  WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).optional()),
+  /** PostgreSQL connections per process (WEB_CONCURRENCY processes each open this many). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
   SANITY_PROJECT_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id (letters, digits, dashes)").optional()),
   SANITY_DATASET: z.string().regex(/^[a-z0-9_-]+$/).default("production"),
@@ -81,6 +91,7 @@ export type Env = {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string;
+  databasePoolSize: number;
   sessionSecret: string;
   sanity: {
     projectId: string;
@@ -113,21 +124,44 @@ export class EnvError extends Error {
   }
 }
 
-/** Generated once per data folder, so sessions survive restarts on a dev machine. */
+/**
+ * Generated once per data folder, so sessions survive restarts on a dev machine. Several
+ * processes may start on a fresh folder at once (WEB_CONCURRENCY): the file is created
+ * exclusively, and a process that loses that race uses the winner's secret, so every process
+ * signs cookies with the same one.
+ */
 function devSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, "dev-secrets.json");
-  let secrets: Record<string, string> = {};
-  try {
-    secrets = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    // First run, or an unreadable file: start a new one.
-  }
-  if (typeof secrets[name] !== "string" || secrets[name].length < 32) {
-    secrets[name] = crypto.randomBytes(32).toString("hex");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let secrets: Record<string, string> = {};
+    let exists = true;
+    try {
+      secrets = JSON.parse(fs.readFileSync(file, "utf8"));
+    } catch (error) {
+      // First run (no file yet), or an unreadable file: start a new one.
+      exists = (error as NodeJS.ErrnoException).code !== "ENOENT";
+    }
+    if (typeof secrets[name] === "string" && secrets[name].length >= 32) return secrets[name];
+    const next = { ...secrets, [name]: crypto.randomBytes(32).toString("hex") };
     fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    if (exists) {
+      fs.writeFileSync(file, JSON.stringify(next, null, 2), { mode: 0o600 });
+      return next[name];
+    }
+    // Written aside, then linked into place: the file appears whole or not at all.
+    const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`;
+    fs.writeFileSync(draft, JSON.stringify(next, null, 2), { mode: 0o600 });
+    try {
+      fs.linkSync(draft, file);
+      return next[name];
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      // Another process created it first: read theirs.
+    } finally {
+      fs.rmSync(draft, { force: true });
+    }
   }
-  return secrets[name];
+  throw new Error(`Could not read or create ${file}`);
 }
 
 /**
@@ -192,6 +226,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST.includes(":") ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/$/, ""),
     dataDir,
     databaseUrl: resolveDatabaseUrl(source),
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     sessionSecret: e.SESSION_SECRET ?? devSecret(dataDir, "SESSION_SECRET"),
     sanity: e.SANITY_PROJECT_ID
       ? {

@@ -56,7 +56,7 @@ test.describe("makeup prep quiz", () => {
     await expect(page.getByText("You told us you want a smooth, even base", { exact: false })).toBeVisible();
     await expect(page.getByRole("link", { name: "See My Prep Plan" })).toHaveAttribute("href", "/subscribe-otp");
 
-    const events = eventsFor(await visitorId(context)).filter((e) => e.funnel === "makeup");
+    const events = (await eventsFor(await visitorId(context))).filter((e) => e.funnel === "makeup");
     // One step_answered per question step (the admin's drop-off), between view and completion.
     expect(events.map((e) => e.name)).toEqual(["funnel_viewed", ...Array(8).fill("step_answered"), "funnel_completed"]);
     expect(events.filter((e) => e.name === "step_answered").map((e) => e.step)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
@@ -202,7 +202,7 @@ test.describe("prototype app flow", () => {
     await page.getByRole("button", { name: "Continue", exact: true }).click();
     await expect(page).toHaveURL("/sales");
 
-    const events = eventsFor(await visitorId(context));
+    const events = await eventsFor(await visitorId(context));
     expect(events.filter((e) => e.name === "funnel_completed").map((e) => e.funnel)).toEqual(["app-quiz", "app-goal", "app-crease"]);
   });
 
@@ -245,7 +245,7 @@ test.describe("prototype app flow", () => {
     }
     await page.getByRole("button", { name: "Skip this step" }).click();
     await expect(page).toHaveURL("/sales");
-    const completed = eventsFor(await visitorId(context)).find((e) => e.name === "funnel_completed" && e.funnel === "app-crease");
+    const completed = (await eventsFor(await visitorId(context))).find((e) => e.name === "funnel_completed" && e.funnel === "app-crease");
     expect(JSON.parse(completed!.props).answers.ownedProducts).toEqual([]);
   });
 });

@@ -123,7 +123,8 @@ function snapshot(): Record<string, string> {
   try {
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`).all() as { name: string }[])
       .map((t) => t.name)
-      .filter((name) => !["AnalyticsEvent", "RateLimitHit"].includes(name));
+      // Logs and the rate limits' own bookkeeping: every request, good or bad, is counted.
+      .filter((name) => !["AnalyticsEvent", "RateLimitHit", "RateLimitKey", "RequestCount"].includes(name));
     return Object.fromEntries(
       tables.map((name) => {
         const rows = db.prepare(`SELECT * FROM "${name}"`).all();

@@ -7,23 +7,12 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { uniqueEmail } from "./accounts";
-import { E2E_DB } from "./support";
+import { databaseOf, E2E_DB, rows } from "./test-db";
 
 const E2E_DATA_DIR = path.dirname(E2E_DB);
-
-/** The e2e server's database, or that of a server a spec started with its own data folder. */
-function open(dataDir = E2E_DATA_DIR) {
-  const db = new Database(path.join(dataDir, "glow-coach.db"), { fileMustExist: true, timeout: 10_000 });
-  db.pragma("journal_mode = WAL");
-  return db;
-}
-
-/** DateTime as the app's Prisma adapter stores it in SQLite. */
-const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 
 export type Tier = "monthly" | "annual" | "single_payment";
@@ -42,7 +31,7 @@ export type RoutinePlanId = keyof typeof PRODUCTS;
  * undefined: one period from now. The skincare plan's tiers are monthly and annual; the others
  * are lifetime purchases.
  */
-export function seedEntitlement(
+export async function seedEntitlement(
   userId: string,
   {
     tier = "annual",
@@ -55,20 +44,17 @@ export function seedEntitlement(
 ) {
   const product = PRODUCTS[routinePlanId];
   const [planId, planName, priceMinor] = (product.plans as Record<string, readonly [string, string, number]>)[tier] ?? [tier, `${tier} plan`, 999];
-  const db = open(dataDir);
-  try {
-    const now = new Date();
-    const end = periodEnd !== undefined ? periodEnd : tier === "single_payment" ? null : new Date(now.getTime() + (tier === "monthly" ? 30 : 365) * 86_400_000);
-    const id = crypto.randomUUID();
-    db.prepare(`INSERT INTO "Entitlement" ("id","userId","offerId","routinePlanId","stripeCheckoutSessionId","createdAt") VALUES (?,?,?,?,?,?)`).run(id, userId, product.offerId, routinePlanId, `cs_local_seed_${id}`, stored(startedAt));
-    db.prepare(
-      `INSERT INTO "EntitlementState" ("entitlementId","tier","planId","planName","priceMinor","currency","status","startedAt","currentPeriodEnd","cancelAtPeriodEnd","at","reason","recordedAt")
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-    ).run(id, tier, planId, planName, priceMinor, "usd", status, stored(startedAt), end ? stored(end) : null, 0, stored(startedAt), "purchase", stored(now));
-    return { entitlementId: id, periodEnd: end };
-  } finally {
-    db.close();
-  }
+  const { run } = databaseOf(dataDir);
+  const now = new Date();
+  const end = periodEnd !== undefined ? periodEnd : tier === "single_payment" ? null : new Date(now.getTime() + (tier === "monthly" ? 30 : 365) * 86_400_000);
+  const id = crypto.randomUUID();
+  await run(`INSERT INTO "Entitlement" ("id","userId","offerId","routinePlanId","stripeCheckoutSessionId","createdAt") VALUES (?,?,?,?,?,?)`, id, userId, product.offerId, routinePlanId, `cs_local_seed_${id}`, startedAt);
+  await run(
+    `INSERT INTO "EntitlementState" ("entitlementId","tier","planId","planName","priceMinor","currency","status","startedAt","currentPeriodEnd","cancelAtPeriodEnd","at","reason","recordedAt")
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    id, tier, planId, planName, priceMinor, "usd", status, startedAt, end, false, startedAt, "purchase", now,
+  );
+  return { entitlementId: id, periodEnd: end };
 }
 
 /** A skincare subscription (or lifetime purchase) for the default plan, as before plans per product. */
@@ -86,79 +72,56 @@ export type StoredEntitlement = {
   status: string;
   priceMinor: number;
   currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: number;
+  cancelAtPeriodEnd: boolean;
   /** How many states its history has. */
   states: number;
 };
 
-export function entitlementsOf(userId: string, dataDir?: string): StoredEntitlement[] {
-  const db = open(dataDir);
-  try {
-    return db
-      .prepare(
-        `SELECT e.id, e.offerId, e.routinePlanId, s.tier, s.planId, s.status, s.priceMinor, s.currentPeriodEnd, s.cancelAtPeriodEnd, (SELECT COUNT(*) FROM "EntitlementState" c WHERE c.entitlementId = e.id) AS states
-         FROM "Entitlement" e JOIN "EntitlementState" s ON s.entitlementId = e.id
-         WHERE e.userId = ? AND NOT EXISTS (SELECT 1 FROM "EntitlementState" n WHERE n.entitlementId = s.entitlementId AND (n.at > s.at OR (n.at = s.at AND n.id > s.id)))
-         ORDER BY e.createdAt DESC`,
-      )
-      .all(userId) as never;
-  } finally {
-    db.close();
-  }
+export function entitlementsOf(userId: string, dataDir?: string): Promise<StoredEntitlement[]> {
+  return databaseOf(dataDir).rows<StoredEntitlement>(
+    `SELECT e."id", e."offerId", e."routinePlanId", s."tier", s."planId", s."status", s."priceMinor", s."currentPeriodEnd", s."cancelAtPeriodEnd",
+            (SELECT COUNT(*) FROM "EntitlementState" c WHERE c."entitlementId" = e."id") AS "states"
+     FROM "Entitlement" e JOIN "EntitlementState" s ON s."entitlementId" = e."id"
+     WHERE e."userId" = ? AND NOT EXISTS (SELECT 1 FROM "EntitlementState" n WHERE n."entitlementId" = s."entitlementId" AND (n."at" > s."at" OR (n."at" = s."at" AND n."id" > s."id")))
+     ORDER BY e."createdAt" DESC`,
+    userId,
+  );
 }
 
 /** A verified member with a full session in `context` (the signed gc_session cookie). */
 export async function signedInMember(
   context: BrowserContext,
   baseURL: string,
-  { subscription, role = "user", dataDir = E2E_DATA_DIR }: { subscription?: Tier; role?: "user" | "admin"; dataDir?: string } = {},
+  { subscription, role = "user", dataDir }: { subscription?: Tier; role?: "user" | "admin"; dataDir?: string } = {},
 ) {
   const email = uniqueEmail("member");
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
-  const db = open(dataDir);
-  try {
-    const now = new Date();
-    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, email, role, "UTC", stored(now), stored(now));
-    db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
-  } finally {
-    db.close();
-  }
-  if (subscription) seedEntitlement(userId, { tier: subscription, dataDir, routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin" });
+  const now = new Date();
+  const { run } = databaseOf(dataDir);
+  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, userId, email, role, "UTC", now, now);
+  await run(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessionId, userId, new Date(now.getTime() + 30 * 86_400_000), now);
+  if (subscription) await seedEntitlement(userId, { tier: subscription, dataDir, routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin" });
   // The server generated its dev secret in its data folder when it started.
-  const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir, "dev-secrets.json"), "utf8"));
+  const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir ?? E2E_DATA_DIR, "dev-secrets.json"), "utf8"));
   const value = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
   await context.addCookies([{ name: "gc_session", value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   return { email, userId };
 }
 
-export function userIdOf(email: string, dataDir?: string): string {
-  const db = open(dataDir);
-  try {
-    const row = db.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email) as { id: string } | undefined;
-    if (!row) throw new Error(`no user ${email}`);
-    return row.id;
-  } finally {
-    db.close();
-  }
+export async function userIdOf(email: string, dataDir?: string): Promise<string> {
+  const [row] = await databaseOf(dataDir).rows<{ id: string }>(`SELECT "id" FROM "User" WHERE "email" = ?`, email);
+  if (!row) throw new Error(`no user ${email}`);
+  return row.id;
 }
 
-export function completionsOf(userId: string): { planId: string; date: string }[] {
-  const db = open();
-  try {
-    return db.prepare(`SELECT planId, date FROM "PlanCompletion" WHERE userId = ? ORDER BY date`).all(userId) as never;
-  } finally {
-    db.close();
-  }
+export function completionsOf(userId: string): Promise<{ planId: string; date: string }[]> {
+  return rows(`SELECT "planId", "date" FROM "PlanCompletion" WHERE "userId" = ? ORDER BY "date"`, userId);
 }
 
-export function storedTimeZone(userId: string): string {
-  const db = open();
-  try {
-    return (db.prepare(`SELECT timeZone FROM "User" WHERE id = ?`).get(userId) as { timeZone: string }).timeZone;
-  } finally {
-    db.close();
-  }
+export async function storedTimeZone(userId: string): Promise<string> {
+  const [row] = await rows<{ timeZone: string }>(`SELECT "timeZone" FROM "User" WHERE "id" = ?`, userId);
+  return row.timeZone;
 }
 
 /** Today's date in `timeZone`, as the app computes it. */

@@ -18,8 +18,8 @@ test.describe("the daily routine", () => {
     const email = uniqueEmail("routine");
     await useOwnIp(page.context());
     await signIn(page, email);
-    const userId = userIdOf(email);
-    seedSubscription(userId, "monthly");
+    const userId = await userIdOf(email);
+    await seedSubscription(userId, "monthly");
 
     await page.goto("/home");
     await expect(page.getByRole("heading", { level: 1, name: "Clear & Healthy Skin" })).toBeVisible();
@@ -79,8 +79,8 @@ test.describe("the daily routine", () => {
 
     // The member's own day: Auckland's date when the browser could tell us (JavaScript), else UTC.
     const zone = jsEnabled(testInfo) ? "Pacific/Auckland" : "UTC";
-    expect(storedTimeZone(userId)).toBe(zone);
-    expect(completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn(zone) }]);
+    expect(await storedTimeZone(userId)).toBe(zone);
+    expect(await completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn(zone) }]);
 
     // Finishing again the same day is a success too, and records nothing new.
     await page.goto(PLAN);
@@ -88,7 +88,7 @@ test.describe("the daily routine", () => {
     await page.waitForURL("**/home");
     await expect(page.getByText("Congratulations! 🎉")).toBeVisible();
     await expectStreak(page, 1);
-    expect(completionsOf(userId)).toHaveLength(1);
+    expect(await completionsOf(userId)).toHaveLength(1);
   });
 });
 
@@ -111,16 +111,16 @@ test.describe("whose day", () => {
     await doRoutine(context.request, "Etc/GMT+12");
     await doRoutine(context.request, "Pacific/Kiritimati");
     // The day's zone was fixed when the member first acted: one day, in that zone.
-    expect(completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn("Pacific/Kiritimati") }]);
-    expect(storedTimeZone(userId)).toBe("Pacific/Kiritimati");
+    expect(await completionsOf(userId)).toEqual([{ planId: "clear-healthy-skin", date: todayIn("Pacific/Kiritimati") }]);
+    expect(await storedTimeZone(userId)).toBe("Pacific/Kiritimati");
 
     // A change counts from the next day: once the acted day is over in both zones, the new zone
     // applies (50 hours on, UTC-12's date is one day after the Kiritimati date already earned).
     await doRoutine(context.request, "Etc/GMT+12", 50 * 60 * 60 * 1000);
-    const dates = completionsOf(userId).map((row) => row.date);
+    const dates = (await completionsOf(userId)).map((row) => row.date);
     expect(dates).toHaveLength(2);
     expect(dates[1] > dates[0]).toBe(true);
-    expect(storedTimeZone(userId)).toBe("Etc/GMT+12");
+    expect(await storedTimeZone(userId)).toBe("Etc/GMT+12");
   });
 });
 

@@ -262,7 +262,7 @@ for (const failure of ["rejection", "exception"] as const) {
   });
 }
 
-test("expired sessions, old sign-in links and old rate-limit hits are pruned when the server starts", async () => {
+test("expired sessions, old sign-in links and old rate-limit hits and keys are pruned when the server starts", async () => {
   const dataDir = freshDataDir("pruning");
   migrate(dataDir);
   const dbFile = path.join(dataDir, "glow-coach.db");
@@ -277,6 +277,9 @@ test("expired sessions, old sign-in links and old rate-limit hits are pruned whe
     const hit = db.prepare(`INSERT INTO "RateLimitHit" ("key","createdAt") VALUES (?,?)`);
     hit.run("old-hit", stored(new Date(now - 2 * 3_600_000)));
     hit.run("fresh-hit", stored(new Date(now - 60_000)));
+    const key = db.prepare(`INSERT INTO "RateLimitKey" ("key","updatedAt") VALUES (?,?)`);
+    key.run("idle-key", stored(new Date(now - 2 * 3_600_000)));
+    key.run("fresh-hit", stored(new Date(now - 60_000)));
   } finally {
     db.close();
   }
@@ -285,12 +288,13 @@ test("expired sessions, old sign-in links and old rate-limit hits are pruned whe
   try {
     await up(app);
     const line = await waitFor("the prune log line", async () => logLines(app).find((l) => l.msg === "[prune] removed expired data"));
-    expect(line.pruned).toEqual({ sessions: 1, loginTokens: 1, rateLimitHits: 1 });
+    expect(line.pruned).toEqual({ sessions: 1, loginTokens: 1, rateLimitHits: 1, rateLimitKeys: 1 });
     const check = new Database(dbFile, { readonly: true });
     try {
       expect(check.prepare(`SELECT id FROM "Session" WHERE userId = ?`).all(member.userId)).toHaveLength(1);
       expect(check.prepare(`SELECT id FROM "LoginToken" ORDER BY id`).all()).toEqual([{ id: "fresh-link" }]);
       expect(check.prepare(`SELECT key FROM "RateLimitHit"`).all()).toEqual([{ key: "fresh-hit" }]);
+      expect(check.prepare(`SELECT key FROM "RateLimitKey"`).all()).toEqual([{ key: "fresh-hit" }]);
     } finally {
       check.close();
     }

@@ -142,7 +142,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     // The member confirms; Stripe updates the same subscription and tells us.
     const switched = { ...subscription, items: { data: [{ id: `si_${sessionId}`, current_period_end: periodEnd, price: { id: monthly.id, unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: monthly.metadata } }] } };
     expect((await webhook(base, "customer.subscription.updated", switched, WEBHOOK_SECRET, 5)).status).toBe(200);
-    const owned = entitlementsOf(userIdOf(email, dataDir), dataDir);
+    const owned = await entitlementsOf(await userIdOf(email, dataDir), dataDir);
     expect(owned).toHaveLength(1);
     expect(owned.filter((e) => e.status === "active")).toHaveLength(1);
     expect(owned[0]).toMatchObject({ tier: "monthly", planId: "monthly", priceMinor: 999 });

@@ -1,17 +1,8 @@
-import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
-import { E2E_DB, eventsFor, hydrated, jsEnabled, visitorId } from "./support";
+import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 import { entitlementsOf, userIdOf } from "./members-helpers";
-
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+import { rows as query } from "./test-db";
 
 async function creaseQuizToResult(page: Page) {
   await page.goto("/crease-crisis");
@@ -116,13 +107,13 @@ test.describe("offers and payments", () => {
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
 
     // What was stored: the entitlement, the checkout and the two events.
-    expect(entitlementsOf(userIdOf(email))).toMatchObject([{ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", routinePlanId: "crease-free", currentPeriodEnd: null }]);
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", routinePlanId: "crease-free", currentPeriodEnd: null }]);
     const visitor = await visitorId(context);
-    const events = eventsFor(visitor).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
+    const events = (await eventsFor(visitor)).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
     expect(events.map((e) => e.name)).toEqual(["initiate_checkout", "purchase"]);
     expect(JSON.parse(events[0].props)).toMatchObject({ offer: "crease-free", plan: "lifetime", price: 29.99, currency: "USD" });
     expect(JSON.parse(events[1].props)).toMatchObject({ offer: "crease-free", price: 29.99, currency: "USD", eventId: expect.any(String) });
-    const [checkout] = query<{ context: string }>("SELECT context FROM CheckoutSession WHERE id = ?", new URL(successUrl).searchParams.get("session_id"));
+    const [checkout] = await query<{ context: string }>('SELECT "context" FROM "CheckoutSession" WHERE "id" = ?', new URL(successUrl).searchParams.get("session_id"));
     expect(JSON.parse(checkout.context)).toMatchObject({ funnel: "crease-crisis", answers: { foundationCreasing: "lunchtime" } });
 
     // Someone else's browser with the same link learns nothing and is signed in as no one.
@@ -188,7 +179,7 @@ test.describe("offers and payments", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
     await expect(page.getByText("Your Clear & Healthy Skin subscription is active. We're sending you access details via email.")).toBeVisible();
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
-    const [row] = entitlementsOf(userIdOf(email));
+    const [row] = await entitlementsOf(await userIdOf(email));
     expect(row).toMatchObject({ tier: "monthly", priceMinor: 999, routinePlanId: "clear-healthy-skin" });
     expect(row.currentPeriodEnd).not.toBeNull();
 
@@ -205,7 +196,7 @@ test.describe("offers and payments", () => {
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
     // A new state, the purchase kept in the history.
-    expect(entitlementsOf(userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: 1, status: "active", states: 2 }]);
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: true, status: "active", states: 2 }]);
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
@@ -233,7 +224,7 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
     // The second product is a second entitlement: the first one is kept, not overwritten.
-    expect(entitlementsOf(userIdOf(email)).map((e) => [e.offerId, e.priceMinor, e.routinePlanId])).toEqual([
+    expect((await entitlementsOf(await userIdOf(email))).map((e) => [e.offerId, e.priceMinor, e.routinePlanId])).toEqual([
       ["cakey-makeup", 2999, "no-more-cakey"],
       ["makeup-prep", 4900, "makeup-prep"],
     ]);

@@ -8,8 +8,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { uniqueEmail, useOwnIp } from "./accounts";
 import { entitlementsOf, seedEntitlement, signedInMember, userIdOf } from "./members-helpers";
 import { takeQuiz } from "./quiz-helpers";
-import { E2E_DB, jsEnabled } from "./support";
-import Database from "better-sqlite3";
+import { jsEnabled } from "./support";
+import { rows } from "./test-db";
 
 type Purchase = {
   name: string;
@@ -200,17 +200,13 @@ test.describe("each purchase delivers its own plan, personal to the buyer's answ
       await expect(steps.getByRole("link", { name: other(p).step })).toHaveCount(0);
 
       // The answers are on the account now, and the purchase is one entitlement to this plan.
-      const [entitlement, ...more] = entitlementsOf(userIdOf(email));
+      const userId = await userIdOf(email);
+      const [entitlement, ...more] = await entitlementsOf(userId);
       expect(more).toEqual([]);
       expect(entitlement).toMatchObject({ status: "active", states: 1 });
-      const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
-      try {
-        const answers = db.prepare(`SELECT funnelId, answers FROM "MemberAnswers" WHERE userId = ?`).all(userIdOf(email)) as { funnelId: string; answers: string }[];
-        expect(answers).toHaveLength(1);
-        expect(JSON.parse(answers[0].answers)).toMatchObject(p.answers);
-      } finally {
-        db.close();
-      }
+      const answers = await rows<{ funnelId: string; answers: string }>(`SELECT "funnelId", "answers" FROM "MemberAnswers" WHERE "userId" = ?`, userId);
+      expect(answers).toHaveLength(1);
+      expect(JSON.parse(answers[0].answers)).toMatchObject(p.answers);
     });
   }
 });
@@ -223,7 +219,7 @@ async function expectOwnedNotice(page: Page, headline: string) {
 test.describe("one purchase per product", () => {
   test("an annual member choosing Monthly is shown what they have, never reaches checkout, and switches in the portal: one subscription, history kept", async ({ page, context, baseURL }, testInfo) => {
     const { userId } = await signedInMember(context, baseURL!);
-    const { entitlementId } = seedEntitlement(userId, { tier: "annual" });
+    const { entitlementId } = await seedEntitlement(userId, { tier: "annual" });
     await page.goto("/subscribe");
     await expectOwnedNotice(page, "You already have the Annual plan");
     await expect(page.getByRole("button", { name: "Manage Subscription" })).toBeVisible();
@@ -233,11 +229,11 @@ test.describe("one purchase per product", () => {
     await expect(page.locator("[data-countdown]")).toHaveCount(0);
 
     // A page opened before they bought still posts the Monthly button: no checkout, what they have instead.
-    const sessionsBefore = checkoutSessionsOf(userId);
+    const sessionsBefore = await checkoutSessionsOf(userId);
     const stale = await page.request.post("/subscribe", { form: { intent: "checkout", planId: "monthly" }, headers: { Origin: new URL(baseURL!).origin }, maxRedirects: 0 });
     expect(stale.status()).toBe(409);
     expect(await stale.text()).toContain("You already have the Annual plan");
-    expect(checkoutSessionsOf(userId)).toBe(sessionsBefore);
+    expect(await checkoutSessionsOf(userId)).toBe(sessionsBefore);
 
     // Switching is done in the billing portal.
     await page.getByRole("article", { name: "Monthly Plan" }).getByRole("button", { name: "Switch to Monthly Plan" }).click();
@@ -247,11 +243,11 @@ test.describe("one purchase per product", () => {
     await expect(page.getByText("Monthly Plan", { exact: true })).toBeVisible();
     if (jsEnabled(testInfo)) await expect(page.getByRole("status").filter({ hasText: "Plan changed" })).toBeVisible();
 
-    const owned = entitlementsOf(userId);
+    const owned = await entitlementsOf(userId);
     expect(owned).toHaveLength(1);
     expect(owned.filter((e) => e.status === "active")).toHaveLength(1);
     expect(owned[0]).toMatchObject({ id: entitlementId, tier: "monthly", planId: "monthly", priceMinor: 999, states: 2 });
-    expect(checkoutSessionsOf(userId)).toBe(sessionsBefore);
+    expect(await checkoutSessionsOf(userId)).toBe(sessionsBefore);
 
     // The offer page now says Monthly, and offers the way back to Annual.
     await page.goto("/subscribe");
@@ -261,7 +257,7 @@ test.describe("one purchase per product", () => {
 
   test("a lifetime owner sees 'Lifetime Access Active' and their plan, not a second checkout", async ({ page, context, baseURL }) => {
     const { userId } = await signedInMember(context, baseURL!);
-    seedEntitlement(userId, { tier: "single_payment", routinePlanId: "no-more-cakey" });
+    await seedEntitlement(userId, { tier: "single_payment", routinePlanId: "no-more-cakey" });
     await page.goto("/cakey-otp");
     await expectOwnedNotice(page, "Lifetime Access Active");
     await expect(page.getByRole("button", { name: "Manage Subscription" })).toHaveCount(0);
@@ -274,20 +270,16 @@ test.describe("one purchase per product", () => {
   });
 });
 
-function checkoutSessionsOf(userId: string): number {
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare(`SELECT COUNT(*) AS n FROM "CheckoutSession" WHERE "startedByUserId" = ?`).get(userId) as { n: number }).n;
-  } finally {
-    db.close();
-  }
+async function checkoutSessionsOf(userId: string): Promise<number> {
+  const [{ n }] = await rows<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "CheckoutSession" WHERE "startedByUserId" = ?`, userId);
+  return Number(n);
 }
 
 test.describe("several plans, one followed", () => {
   test("a member with two plans picks the one to follow on /home; a plan they don't own leads to its offer", async ({ page, context, baseURL }) => {
     const { userId } = await signedInMember(context, baseURL!);
-    seedEntitlement(userId, { tier: "annual", startedAt: new Date("2026-01-05T10:00:00Z") });
-    seedEntitlement(userId, { tier: "single_payment", routinePlanId: "crease-free", startedAt: new Date("2026-02-05T10:00:00Z") });
+    await seedEntitlement(userId, { tier: "annual", startedAt: new Date("2026-01-05T10:00:00Z") });
+    await seedEntitlement(userId, { tier: "single_payment", routinePlanId: "crease-free", startedAt: new Date("2026-02-05T10:00:00Z") });
 
     // The latest purchase is followed until the member picks.
     await page.goto("/home");
@@ -317,7 +309,7 @@ test.describe("several plans, one followed", () => {
 test.describe("answers on the account", () => {
   test("a member's quiz answers personalise their plan, and taking the quiz again updates it", async ({ page, context, baseURL }) => {
     const { userId } = await signedInMember(context, baseURL!);
-    seedEntitlement(userId, { tier: "monthly" });
+    await seedEntitlement(userId, { tier: "monthly" });
     await takeQuiz(page, baseURL!, "/quiz", { skinType: "oily", mainConcern: ["acne"] });
     await page.goto("/home");
     await expect(page.getByTestId("plan-reason")).toHaveText("For your oily, acne-prone skin");

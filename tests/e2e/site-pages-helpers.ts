@@ -3,105 +3,57 @@
  * subscriptions and completions written straight into the e2e database.
  */
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { seedEntitlement } from "./members-helpers";
-import { E2E_DB } from "./support";
+import { rows, run } from "./test-db";
 
 export const DAY_MS = 86_400_000;
-const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
-
-function open() {
-  const db = new Database(E2E_DB, { fileMustExist: true, timeout: 10_000 });
-  db.pragma("journal_mode = WAL");
-  return db;
-}
 
 export type SeedEvent = { visitorId: string; name: string; funnel?: string; step?: string; props?: Record<string, unknown>; userId?: string; at: Date };
 
-export function seedEvents(events: SeedEvent[]) {
-  const db = open();
-  try {
-    const insert = db.prepare(`INSERT INTO "AnalyticsEvent" ("id","visitorId","name","funnel","step","props","userId","createdAt") VALUES (?,?,?,?,?,?,?,?)`);
-    db.transaction(() => {
-      for (const e of events) insert.run(crypto.randomUUID(), e.visitorId, e.name, e.funnel ?? null, e.step ?? null, JSON.stringify(e.props ?? {}), e.userId ?? null, stored(e.at));
-    })();
-  } finally {
-    db.close();
+export async function seedEvents(events: SeedEvent[]) {
+  for (const e of events) {
+    await run(
+      `INSERT INTO "AnalyticsEvent" ("id","visitorId","name","funnel","step","props","userId","createdAt") VALUES (?,?,?,?,?,?,?,?)`,
+      crypto.randomUUID(), e.visitorId, e.name, e.funnel ?? null, e.step ?? null, JSON.stringify(e.props ?? {}), e.userId ?? null, e.at,
+    );
   }
 }
 
-export function seedUser(email: string, role = "user"): string {
+export async function seedUser(email: string, role = "user"): Promise<string> {
   const id = crypto.randomUUID();
-  const db = open();
-  try {
-    db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(id, email, role, "UTC", stored(new Date()), stored(new Date()));
-  } finally {
-    db.close();
-  }
+  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, id, email, role, "UTC", new Date(), new Date());
   return id;
 }
 
-export function seedSubscriptionAt(userId: string, tier: "monthly" | "annual" | "single_payment", periodEnd: Date | null, status = "active") {
-  seedEntitlement(userId, { tier, periodEnd, status, startedAt: new Date(), routinePlanId: tier === "single_payment" ? "crease-free" : "clear-healthy-skin" });
+export async function seedSubscriptionAt(userId: string, tier: "monthly" | "annual" | "single_payment", periodEnd: Date | null, status = "active") {
+  await seedEntitlement(userId, { tier, periodEnd, status, startedAt: new Date(), routinePlanId: tier === "single_payment" ? "crease-free" : "clear-healthy-skin" });
 }
 
-export function seedCompletion(userId: string, date: string) {
-  const db = open();
-  try {
-    db.prepare(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`).run(crypto.randomUUID(), userId, "clear-healthy-skin", date, stored(new Date()));
-  } finally {
-    db.close();
-  }
+export async function seedCompletion(userId: string, date: string) {
+  await run(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`, crypto.randomUUID(), userId, "clear-healthy-skin", date, new Date());
 }
 
 /** Keeps a session valid at a far test-clock time. */
-export function extendSessions(userId: string, until: Date) {
-  const db = open();
-  try {
-    db.prepare(`UPDATE "Session" SET "expiresAt" = ? WHERE "userId" = ?`).run(stored(until), userId);
-  } finally {
-    db.close();
-  }
+export async function extendSessions(userId: string, until: Date) {
+  await run(`UPDATE "Session" SET "expiresAt" = ? WHERE "userId" = ?`, until, userId);
 }
 
-export function roleOf(userId: string): string {
-  const db = open();
-  try {
-    return (db.prepare(`SELECT role FROM "User" WHERE id = ?`).get(userId) as { role: string }).role;
-  } finally {
-    db.close();
-  }
+export async function roleOf(userId: string): Promise<string> {
+  const [row] = await rows<{ role: string }>(`SELECT "role" FROM "User" WHERE "id" = ?`, userId);
+  return row.role;
 }
 
-export function visitorRow(id: string): Record<string, unknown> | undefined {
-  const db = open();
-  try {
-    return db.prepare(`SELECT * FROM "Visitor" WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
-  } finally {
-    db.close();
-  }
+export async function visitorRow(id: string): Promise<Record<string, unknown> | undefined> {
+  return (await rows(`SELECT * FROM "Visitor" WHERE "id" = ?`, id))[0];
 }
 
-export function visitorByCampaign(campaign: string): Record<string, unknown> | undefined {
-  const db = open();
-  try {
-    return db.prepare(`SELECT * FROM "Visitor" WHERE utmCampaign = ?`).get(campaign) as Record<string, unknown> | undefined;
-  } finally {
-    db.close();
-  }
+export async function visitorByCampaign(campaign: string): Promise<Record<string, unknown> | undefined> {
+  return (await rows(`SELECT * FROM "Visitor" WHERE "utmCampaign" = ?`, campaign))[0];
 }
 
-export function seedVisitor(id: string, landing: { utmSource?: string; referrer?: string; landingPath?: string }) {
-  const db = open();
-  try {
-    db.prepare(`INSERT INTO "Visitor" ("id","landingPath","referrer","utmSource","firstSeenAt") VALUES (?,?,?,?,?)`).run(
-      id,
-      landing.landingPath ?? "/",
-      landing.referrer ?? null,
-      landing.utmSource ?? null,
-      stored(new Date()),
-    );
-  } finally {
-    db.close();
-  }
+export async function seedVisitor(id: string, landing: { utmSource?: string; referrer?: string; landingPath?: string }) {
+  await run(
+    `INSERT INTO "Visitor" ("id","landingPath","referrer","utmSource","firstSeenAt") VALUES (?,?,?,?,?)`,
+    id, landing.landingPath ?? "/", landing.referrer ?? null, landing.utmSource ?? null, new Date(),
+  );
 }

@@ -127,19 +127,19 @@ test.describe("first-party analytics", () => {
     const campaign = `spring-${crypto.randomUUID()}`;
     await page.goto(`/crease-crisis?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`, { referer: "https://news.example.com/issue/12?token=secret" });
     const visitor = await visitorId(context);
-    const row = visitorByCampaign(campaign);
+    const row = await visitorByCampaign(campaign);
     expect(row).toMatchObject({ id: visitor, landingPath: "/crease-crisis", utmSource: "newsletter", utmMedium: "email", referrer: "https://news.example.com/issue/12" });
 
     // A later landing with other tags does not overwrite the first touch.
     await page.goto("/?utm_source=other&utm_campaign=later");
-    expect(visitorRow(visitor)).toMatchObject({ utmCampaign: campaign, utmSource: "newsletter" });
+    expect(await visitorRow(visitor)).toMatchObject({ utmCampaign: campaign, utmSource: "newsletter" });
 
     // Answering a step records step_answered for the same visitor.
     await page.goto("/crease-crisis");
     await page.getByRole("button", { name: "By lunchtime", exact: true }).click();
     await expect(page).toHaveURL("/crease-crisis/2");
-    await expect.poll(() => eventsFor(visitor).map((e) => `${e.name}:${e.step}`)).toEqual(expect.arrayContaining(["funnel_viewed:1", "step_answered:1"]));
-    const answered = eventsFor(visitor).find((e) => e.name === "step_answered")!;
+    await expect.poll(async () => (await eventsFor(visitor)).map((e) => `${e.name}:${e.step}`)).toEqual(expect.arrayContaining(["funnel_viewed:1", "step_answered:1"]));
+    const answered = (await eventsFor(visitor)).find((e) => e.name === "step_answered")!;
     expect(Object.keys(JSON.parse(answered.props).answers)).toHaveLength(1);
   });
 
@@ -172,14 +172,14 @@ test.describe("admin dashboard", () => {
     const at = new Date(Date.now() + offset);
     const ago = (days: number, hours = 0) => new Date(at.getTime() - days * DAY_MS + hours * 3_600_000);
     const { userId: adminId } = await signedInMember(context, baseURL!, { role: "admin" });
-    extendSessions(adminId, new Date(at.getTime() + 30 * DAY_MS));
+    await extendSessions(adminId, new Date(at.getTime() + 30 * DAY_MS));
     await context.setExtraHTTPHeaders({ "x-test-clock-offset-ms": String(offset) });
 
     const v = Array.from({ length: 5 }, () => crypto.randomUUID());
     const funnel = "crease-crisis";
-    const buyer = seedUser(uniqueEmail("buyer"));
-    const lapsed = seedUser(uniqueEmail("lapsed"));
-    seedEvents([
+    const buyer = await seedUser(uniqueEmail("buyer"));
+    const lapsed = await seedUser(uniqueEmail("lapsed"));
+    await seedEvents([
       ...v.map((visitorId) => ({ visitorId, name: "funnel_viewed", funnel, step: "1", at: ago(2) })),
       ...v.slice(0, 4).map((visitorId) => ({ visitorId, name: "step_answered", funnel, step: "1", at: ago(2, 1) })),
       ...v.slice(0, 3).map((visitorId) => ({ visitorId, name: "step_answered", funnel, step: "2", at: ago(2, 1) })),
@@ -196,10 +196,10 @@ test.describe("admin dashboard", () => {
       }),
     ]);
     const day = (n: number) => ago(40 - (n - 1)).toISOString().slice(0, 10);
-    seedCompletion(buyer, day(3));
-    seedCompletion(buyer, day(25));
-    for (const tier of ["monthly", "monthly", "annual"] as const) seedSubscriptionAt(seedUser(uniqueEmail("sub")), tier, new Date(at.getTime() + 20 * DAY_MS));
-    seedSubscriptionAt(seedUser(uniqueEmail("ended")), "monthly", ago(1));
+    await seedCompletion(buyer, day(3));
+    await seedCompletion(buyer, day(25));
+    for (const tier of ["monthly", "monthly", "annual"] as const) await seedSubscriptionAt(await seedUser(uniqueEmail("sub")), tier, new Date(at.getTime() + 20 * DAY_MS));
+    await seedSubscriptionAt(await seedUser(uniqueEmail("ended")), "monthly", ago(1));
 
     await page.goto("/admin");
     await expect(page.getByText("Admin Access Granted")).toBeVisible();
@@ -234,16 +234,16 @@ test.describe("admin dashboard", () => {
   test("an admin finds a member by e-mail and changes the role after confirming", async ({ page, context, baseURL }) => {
     await signedInMember(context, baseURL!, { role: "admin" });
     const email = uniqueEmail("findme");
-    const member = seedUser(email);
-    seedSubscriptionAt(member, "monthly", new Date(Date.now() + 20 * DAY_MS));
+    const member = await seedUser(email);
+    await seedSubscriptionAt(member, "monthly", new Date(Date.now() + 20 * DAY_MS));
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
-    seedCompletion(member, yesterday);
-    seedCompletion(member, today);
+    await seedCompletion(member, yesterday);
+    await seedCompletion(member, today);
     // The member bought after the crease quiz, having landed from a newsletter.
     const buyerVisitor = crypto.randomUUID();
-    seedVisitor(buyerVisitor, { utmSource: "newsletter", landingPath: "/crease-crisis" });
-    seedEvents([
+    await seedVisitor(buyerVisitor, { utmSource: "newsletter", landingPath: "/crease-crisis" });
+    await seedEvents([
       { visitorId: buyerVisitor, name: "funnel_completed", funnel: "crease-crisis", props: { answers: { when: "lunch", where: "eyes", feel: "self-conscious" } }, at: new Date(Date.now() - 3 * DAY_MS) },
       { visitorId: buyerVisitor, name: "purchase", userId: member, props: { offer: "crease-free", price: 29.99, currency: "USD" }, at: new Date(Date.now() - 3 * DAY_MS + 60_000) },
     ]);
@@ -261,15 +261,15 @@ test.describe("admin dashboard", () => {
     await row.getByRole("link", { name: "Make admin" }).focus();
     await page.keyboard.press("Enter");
     await expect(page.getByRole("alertdialog")).toContainText(`Change the role of ${email} from user to admin?`);
-    expect(roleOf(member)).toBe("user");
+    expect(await roleOf(member)).toBe("user");
     await page.getByRole("button", { name: "Yes, make admin" }).click();
     await expect(page.locator(`tr[data-email="${email}"]`).locator("td").nth(1)).toHaveText("admin");
-    expect(roleOf(member)).toBe("admin");
+    expect(await roleOf(member)).toBe("admin");
     if (jsEnabled(test.info())) await expect(page.getByText(`${email} is now an admin.`)).toBeVisible();
   });
 
   test("a member and an anonymous visitor are refused, and cannot change roles", async ({ page, context, baseURL }) => {
-    const target = seedUser(uniqueEmail("target"));
+    const target = await seedUser(uniqueEmail("target"));
     const form = { intent: "set-role", userId: target, role: "admin", confirm: "yes" };
     const anonymous = await page.request.post("/admin", { form, maxRedirects: 0 });
     expect(anonymous.status()).toBe(302);
@@ -280,6 +280,6 @@ test.describe("admin dashboard", () => {
     expect(member.headers().location).toMatch(/\/home$/);
     await page.goto("/admin");
     await expect(page).toHaveURL("/home");
-    expect(roleOf(target)).toBe("user");
+    expect(await roleOf(target)).toBe("user");
   });
 });

@@ -64,7 +64,7 @@ test.describe("skin quiz", () => {
     await page.goto("/quiz/5");
     await expect(page).toHaveURL("/quiz/1");
 
-    const events = eventsFor(await visitorId(context));
+    const events = await eventsFor(await visitorId(context));
     expect(events.filter((e) => e.name === "funnel_viewed")).toEqual([expect.objectContaining({ funnel: "skin", step: "0" })]);
     const completed = events.filter((e) => e.name === "funnel_completed");
     expect(completed).toHaveLength(1);

@@ -1,8 +1,5 @@
-import path from "node:path";
-import Database from "better-sqlite3";
 import { expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
-
-export const E2E_DB = path.resolve("test-results/e2e-data/glow-coach.db");
+import { rows } from "./test-db";
 
 export function jsEnabled(testInfo: TestInfo): boolean {
   return testInfo.project.use.javaScriptEnabled !== false;
@@ -25,13 +22,8 @@ export async function visitorId(context: BrowserContext): Promise<string> {
   return JSON.parse(Buffer.from(payload, "base64").toString("utf8"));
 }
 
-export function eventsFor(visitor: string): { name: string; funnel: string | null; step: string | null; props: string }[] {
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare("SELECT name, funnel, step, props FROM AnalyticsEvent WHERE visitorId = ? ORDER BY createdAt").all(visitor) as never;
-  } finally {
-    db.close();
-  }
+export function eventsFor(visitor: string): Promise<{ name: string; funnel: string | null; step: string | null; props: string }[]> {
+  return rows('SELECT "name", "funnel", "step", "props" FROM "AnalyticsEvent" WHERE "visitorId" = ? ORDER BY "createdAt"', visitor);
 }
 
 /** Chooses an option by its visible label (radio, checkbox or option button). */
@@ -40,4 +32,14 @@ export async function choose(page: Page, label: string) {
   // Inputs are visually hidden behind a styled label: click the label, as a person would.
   await page.locator("label", { has: option }).click();
   await expect(option).toBeChecked();
+}
+
+/**
+ * Request limits count per clock minute (app/security/request-limits.server.ts): a burst that
+ * must land in one window waits for the next minute when fewer than `needMs` are left in this
+ * one, so a test of "the 31st is refused" does not straddle two windows.
+ */
+export async function withinOneLimitWindow(needMs = 15_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }

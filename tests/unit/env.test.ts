@@ -51,13 +51,39 @@ describe("configuration", () => {
     [{ PORT: "70000" }, "PORT"],
     [{ SESSION_SECRET: "short" }, "SESSION_SECRET: must be at least 32 characters"],
     [{ PUBLIC_URL: "glowcoach.app" }, "PUBLIC_URL"],
-    [{ DATABASE_URL: "postgres://x" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL: must be a SQLite URL"],
+    [{ DATABASE_URL: "./glow.db" }, "DATABASE_URL"],
+    [{ WEB_CONCURRENCY: "two" }, "WEB_CONCURRENCY"],
     [{ APP_ENV: "staging" }, "APP_ENV"],
     [{ SANITY_PROJECT_ID: "My Project" }, "SANITY_PROJECT_ID"],
     [{ SANITY_API_TOKEN: "secret" }, "SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set"],
   ])("names a malformed value: %o", (source, name) => {
     expect(problems({ ...source, DATA_DIR: tempDataDir() })).toContain(name);
   });
+
+  it("chooses the database by DATABASE_URL: a SQLite file or PostgreSQL", () => {
+    const DATA_DIR = tempDataDir();
+    expect(parseEnv({ DATA_DIR, DATABASE_URL: "file:./x.db" }).databaseUrl).toBe("file:./x.db");
+    for (const url of ["postgres://glow:secret@db.internal:5432/glow", "postgresql://glow@127.0.0.1/glow?sslmode=require"]) {
+      expect(parseEnv({ DATA_DIR, DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+    expect(parseEnv({ DATA_DIR, DATABASE_URL: "postgresql://glow@127.0.0.1/glow", DATABASE_POOL_SIZE: "4" }).databasePoolSize).toBe(4);
+  });
+
+  it("gives processes starting at once on a fresh data folder one and the same session secret", async () => {
+    const DATA_DIR = tempDataDir();
+    const { execFile } = await import("node:child_process");
+    // Each process loads the module, then waits for the same instant to read its secret.
+    const startAt = Date.now() + 3000;
+    const script = `import("./app/utils/env.server.ts").then((m) => { while (Date.now() < ${startAt}); console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(DATA_DIR)} }).sessionSecret); })`;
+    const read = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["--import", "tsx", "-e", script], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
+      );
+    const secrets = await Promise.all(Array.from({ length: 6 }, read));
+    expect(new Set(secrets).size).toBe(1);
+    expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
+  }, 30_000);
 
   it("accepts a full production configuration", () => {
     const env = parseEnv({

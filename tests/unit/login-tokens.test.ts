@@ -83,6 +83,16 @@ describe("sign-in codes", () => {
     expect(await claimLink(secret, email)).toMatchObject({ ok: true, email });
   });
 
+  it("count wrong guesses sent at once, so a burst cannot buy more than five", async () => {
+    const email = address();
+    const { code } = await issueLoginToken({ email, secret: randomSecret() });
+    const wrong = code === "AAAAAA" ? "BBBBBB" : "AAAAAA";
+    const results = await Promise.all(Array.from({ length: 8 }, () => claimCode(email, wrong)));
+    expect(results.every((r) => !r.ok)).toBe(true);
+    // Every guess was counted: the link is retired and the right code no longer signs in.
+    expect(await claimCode(email, code)).toMatchObject({ ok: false });
+  });
+
   it("of an older link don't work", async () => {
     const email = address();
     const { code } = await issueLoginToken({ email, secret: randomSecret() });
@@ -112,6 +122,16 @@ describe("rate limits", () => {
     let sent = 0;
     for (let i = 0; i < 30; i++) if ((await tryAcquire(signInEmailLimits(email, `10.9.${n}.${i}`))).ok) sent++;
     expect(sent).toBe(15);
+  });
+
+  it("count a burst of simultaneous requests exactly: five yes, the rest no; from many places, fifteen", async () => {
+    const email = address();
+    const requester = `10.1.0.${n++}`;
+    const results = await Promise.all(Array.from({ length: 12 }, () => tryAcquire(signInEmailLimits(email, requester))));
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    const other = address();
+    const spread = await Promise.all(Array.from({ length: 30 }, (_, i) => tryAcquire(signInEmailLimits(other, `10.2.${n}.${i}`))));
+    expect(spread.filter((r) => r.ok)).toHaveLength(15);
   });
 
   it("allow 20 per IP an hour across addresses", async () => {

@@ -14,8 +14,8 @@ beforeEach(async () => {
 
 describe("recordCompletion", () => {
   it("records a day once; finishing again the same day is a success, not a second row", async () => {
-    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date())).toEqual({ recorded: "new" });
-    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date())).toEqual({ recorded: "already-done" });
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 0)).toEqual({ recorded: "new" });
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 0)).toEqual({ recorded: "already-done" });
     expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
     expect(await isDoneOn(userId, PLAN, "2026-11-23")).toBe(true);
     expect(await isDoneOn(userId, PLAN, "2026-11-24")).toBe(false);
@@ -24,7 +24,7 @@ describe("recordCompletion", () => {
   it("never creates two rows under concurrent requests, and loses none across members", async () => {
     const other = (await db.user.create({ data: { email: `other-${crypto.randomUUID()}@glowcoach.test` } })).id;
     const outcomes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => recordCompletion(i % 2 ? userId : other, PLAN, "2026-11-23", new Date())),
+      Array.from({ length: 40 }, (_, i) => recordCompletion(i % 2 ? userId : other, PLAN, "2026-11-23", new Date(), 0)),
     );
     expect(outcomes.filter((o) => o.recorded === "new")).toHaveLength(2);
     expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
@@ -32,10 +32,30 @@ describe("recordCompletion", () => {
   });
 
   it("keeps plans and dates apart", async () => {
-    await recordCompletion(userId, PLAN, "2026-11-23", new Date());
-    await recordCompletion(userId, "another-plan", "2026-11-23", new Date());
-    await recordCompletion(userId, PLAN, "2026-11-24", new Date());
+    await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 0);
+    await recordCompletion(userId, "another-plan", "2026-11-23", new Date(), 0);
+    await recordCompletion(userId, PLAN, "2026-11-24", new Date(), 0);
     expect(await db.planCompletion.count({ where: { userId } })).toBe(3);
+  });
+});
+
+describe("finishing needs the day's steps", () => {
+  it("records nothing while a step of that day is missing, then records the day once they are all done", async () => {
+    for (const step of [1, 2, 3, 4, 5]) await recordStepDone(userId, PLAN, "2026-11-23", step, new Date());
+    // Yesterday's sixth step does not count for today.
+    await recordStepDone(userId, PLAN, "2026-11-22", 6, new Date());
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 6)).toEqual({ recorded: "steps-missing" });
+    expect(await db.planCompletion.count({ where: { userId } })).toBe(0);
+    await recordStepDone(userId, PLAN, "2026-11-23", 6, new Date());
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 6)).toEqual({ recorded: "new" });
+    expect(await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 6)).toEqual({ recorded: "already-done" });
+    expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
+  });
+
+  it("stores the time it was given, readable by Prisma", async () => {
+    const at = new Date("2026-11-23T21:04:05.678Z");
+    await recordCompletion(userId, PLAN, "2026-11-23", at, 0);
+    expect((await db.planCompletion.findFirstOrThrow({ where: { userId } })).createdAt.toISOString()).toBe(at.toISOString());
   });
 });
 
@@ -51,12 +71,12 @@ describe("steps done today", () => {
 
 describe("streakData", () => {
   it("reads the streak and the week from stored days", async () => {
-    for (const date of ["2026-11-20", "2026-11-22", "2026-11-23", "2026-11-24"]) await recordCompletion(userId, PLAN, date, new Date());
+    for (const date of ["2026-11-20", "2026-11-22", "2026-11-23", "2026-11-24"]) await recordCompletion(userId, PLAN, date, new Date(), 0);
     const data = await streakData(userId, PLAN, "2026-11-25");
     expect(data.currentStreak).toBe(3);
     expect(data.doneToday).toBe(false);
     expect(data.weeklyCompletions.map((d) => d.completed)).toEqual([true, true, false, false, false, false, false]);
-    await recordCompletion(userId, PLAN, "2026-11-25", new Date());
+    await recordCompletion(userId, PLAN, "2026-11-25", new Date(), 0);
     expect((await streakData(userId, PLAN, "2026-11-25")).currentStreak).toBe(4);
     expect((await streakData(userId, PLAN, "2026-11-25")).doneToday).toBe(true);
   });

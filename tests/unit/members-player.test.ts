@@ -6,6 +6,7 @@ import { firstOpenStep, parseStep, playerAction } from "~/members/player.server"
 import { subscriptionDetails } from "~/members/profile";
 import { EMPTY_STREAK } from "~/members/completions.server";
 import { db } from "~/utils/db.server";
+import * as hotPath from "~/utils/sql.server";
 import { logger } from "~/utils/logger.server";
 import { grantPlan } from "./helpers";
 
@@ -65,7 +66,7 @@ describe("the player's forms", () => {
   it("answers a database failure with the destructive toast and back to the player", async () => {
     for (let step = 1; step <= 6; step++) await answer(post({ intent: "complete-step", step: String(step) }));
     vi.spyOn(logger, "error").mockImplementation(() => {});
-    vi.spyOn(db, "$executeRaw").mockRejectedValueOnce(new Error("disk I/O error"));
+    vi.spyOn(hotPath, "execute").mockRejectedValueOnce(new Error("disk I/O error"));
     const failed = await answer(post({ intent: "finish", step: "6" }));
     expect(failed.status).toBe(303);
     expect(failed.headers.get("Location")).toBe(`/plan/${PLAN}?step=6`);

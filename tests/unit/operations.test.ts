@@ -60,7 +60,13 @@ describe("pruning expired data", () => {
     const edgeHit = await hit(ago(LONGEST_WINDOW_MS));
     const countingHit = await hit(ago(LONGEST_WINDOW_MS - 1000));
 
+    const idleKey = `prune-idle-${at.getTime()}`;
+    const usedKey = `prune-used-${at.getTime()}`;
+    await db.rateLimitKey.createMany({ data: [{ key: idleKey, updatedAt: ago(LONGEST_WINDOW_MS + 1) }, { key: usedKey, updatedAt: ago(1000) }] });
+
     const pruned = await pruneExpiredData(at);
+    expect(pruned.rateLimitKeys).toBeGreaterThanOrEqual(1);
+    expect((await db.rateLimitKey.findMany({ where: { key: { in: [idleKey, usedKey] } } })).map((row) => row.key)).toEqual([usedKey]);
     expect(pruned.sessions).toBeGreaterThanOrEqual(2);
     expect(pruned.loginTokens).toBeGreaterThanOrEqual(2);
     expect(pruned.rateLimitHits).toBeGreaterThanOrEqual(2);

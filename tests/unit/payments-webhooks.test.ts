@@ -3,6 +3,7 @@
  * against a local fake Stripe API, then a storm of signed webhook deliveries (duplicated,
  * shuffled, some forged) that must end in exactly the right entitlements.
  */
+import crypto from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
@@ -23,7 +24,7 @@ const { getOfferByPath } = await import("~/content/content.server");
 const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
 const { checkPayment } = await import("~/payments/payment-success.server");
-const { entitlementsOf, entitlementHistory } = await import("~/billing/entitlements.server");
+const { applyEntitlementChange, entitlementsOf, entitlementHistory } = await import("~/billing/entitlements.server");
 const webhookRoute = await import("~/routes/webhooks.stripe");
 const { logger } = await import("~/utils/logger.server");
 
@@ -464,5 +465,43 @@ describe("webhook route", () => {
     // Re-serialised JSON (what a body parser would hand on) no longer matches the signature.
     expect((await post(JSON.stringify(JSON.parse(payload)), sign(payload))).status).toBe(400);
     expect((await post("x".repeat(600 * 1024), sign("x"))).status).toBe(413);
+  });
+});
+
+describe("changes applied at the same time (two instances, two deliveries)", () => {
+  const bought = (at: number, status: string) => ({ at: new Date(at), reason: "test", tier: "monthly" as const, status, planId: "monthly", planName: "Monthly Plan", priceMinor: 999, currency: "usd", currentPeriodEnd: new Date(at + 30 * 86_400_000) });
+  const identity = (userId: string, stripeSubscriptionId: string) => ({ userId, offerId: "skincare", routinePlanId: "clear-healthy-skin", stripeSubscriptionId });
+  const newMember = (label: string) => db.user.create({ data: { email: `race-${label}-${crypto.randomUUID()}@example.com` } });
+
+  it("create one entitlement, never an error, when two first deliveries race", async () => {
+    for (let round = 0; round < 5; round++) {
+      const user = await newMember("create");
+      const subscription = `sub_race_${crypto.randomUUID()}`;
+      const results = await Promise.all([applyEntitlementChange(identity(user.id, subscription), bought(1_000, "active")), applyEntitlementChange(identity(user.id, subscription), bought(2_000, "past_due"))]);
+      expect(results.map((r) => r.result).sort()).toEqual(["created", expect.stringMatching(/^(updated|stale)$/)]);
+      expect(new Set(results.map((r) => r.entitlementId)).size).toBe(1);
+      expect(await db.entitlement.count({ where: { userId: user.id } })).toBe(1);
+      expect(await entitlementsOf(user.id, new Date(3_000))).toMatchObject([{ status: "past_due" }]);
+    }
+  });
+
+  it("never record an older change after a newer one, nor lose what an older one recorded", async () => {
+    for (let round = 0; round < 10; round++) {
+      const user = await newMember("order");
+      const { entitlementId } = await applyEntitlementChange(identity(user.id, `sub_race_${crypto.randomUUID()}`), bought(1_000, "active"));
+      const renewedUntil = new Date(60 * 86_400_000);
+      // A renewal (older) and a cancellation (newer) about the same purchase, applied at once.
+      const older = () => applyEntitlementChange({ id: entitlementId! }, { at: new Date(2_000), reason: "stripe:invoice.paid", currentPeriodEnd: renewedUntil });
+      const newer = () => applyEntitlementChange({ id: entitlementId! }, { at: new Date(3_000), reason: "stripe:customer.subscription.updated", cancelAtPeriodEnd: true });
+      const [renewal] = round % 2 ? await Promise.all([older(), newer()]) : (await Promise.all([newer(), older()])).reverse();
+      const history = await entitlementHistory(entitlementId!);
+      const recorded = [...history].sort((a, b) => a.id - b.id).map((state) => state.at.getTime());
+      expect(recorded).toEqual([...recorded].sort((a, b) => a - b));
+      const [current] = await entitlementsOf(user.id, new Date(4_000));
+      expect(current.cancelAtPeriodEnd).toBe(true);
+      // Applied in either order one after the other: the renewal is kept, or it came too late.
+      if (renewal.result === "updated") expect(current.currentPeriodEnd).toBe(renewedUntil.toISOString());
+      else expect(renewal.result).toBe("stale");
+    }
   });
 });

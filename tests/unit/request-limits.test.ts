@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { sessionCookie } from "~/auth/session.server";
 import { LIMITS, limitRequest, resetRequestLimits, tooManyRequestsPage } from "~/security/request-limits.server";
+import { db } from "~/utils/db.server";
 
 const post = (url: string, cookie?: string) => ({ method: "POST", url, headers: cookie ? { cookie } : {} });
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -11,7 +12,9 @@ async function signedSession(id: string): Promise<string> {
 }
 
 describe("request limits on changing requests", () => {
-  beforeEach(() => resetRequestLimits());
+  beforeEach(async () => {
+    await resetRequestLimits();
+  });
 
   it("lets a visitor send perEndpoint requests to one endpoint a minute, then answers with the retry time", async () => {
     for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post("/login"), "10.0.0.1", AT + i)).toBeNull();
@@ -21,6 +24,19 @@ describe("request limits on changing requests", () => {
     expect(await limitRequest(post("/registration"), "10.0.0.1", AT + 200)).toBeNull();
     expect(await limitRequest(post("/login"), "10.0.0.2", AT + 200)).toBeNull();
     expect(await limitRequest(post("/login"), "10.0.0.1", AT + 60_000)).toBeNull();
+  });
+
+  it("counts requests sent at once exactly (one statement per request, no check-then-write)", async () => {
+    const results = await Promise.all(Array.from({ length: LIMITS.perEndpoint + 10 }, () => limitRequest(post("/login"), "10.0.0.5", AT)));
+    expect(results.filter((retryAt) => retryAt !== null)).toHaveLength(10);
+  });
+
+  it("keeps no session id in the database, only a digest of who asked", async () => {
+    const cookie = await signedSession("secret-session-value");
+    await limitRequest(post("/plan/x", cookie), "10.0.0.8", AT);
+    const keys = (await db.requestCount.findMany({ select: { key: true } })).map((row) => row.key);
+    expect(keys).toHaveLength(2);
+    expect(keys.join(" ")).not.toContain("secret-session-value");
   });
 
   it("counts signed-in members by session, so members behind one address don't share an endpoint limit", async () => {
