@@ -397,20 +397,22 @@ test("npm run db:backup copies the database while members write, and the copy re
     const restoredDir = freshDataDir("backup-restored");
     fs.copyFileSync(backupFile, path.join(restoredDir, "glow-coach.db"));
     for (const suffix of ["-wal", "-shm"]) fs.rmSync(path.join(restoredDir, `glow-coach.db${suffix}`), { force: true });
-    const restored = startApp({ port: BASE_PORT + 27, dataDir: restoredDir });
+    const restored = startApp({ port: BASE_PORT + 27, dataDir: restoredDir, env: { TEST_CLOCK: "1" } });
     try {
       await up(restored);
       expect((await fetch(`${restored.base}/readyz`)).status).toBe(200);
       const restoredRows = rowsIn(path.join(restoredDir, "glow-coach.db"));
       expect(beforeBackup.filter((key) => !restoredRows.has(key))).toEqual([]);
-      // Members are still signed in, and writes work.
+      // Members are still signed in, and writes work (on a day after every day the writers
+      // acted on: a member's day, once acted on, never goes back).
       const answer = await fetch(`${restored.base}/plan/${PLAN}`, {
         method: "POST",
         redirect: "manual",
-        headers: { Cookie: members[0].cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: restored.base },
+        headers: { Cookie: members[0].cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: restored.base, "X-Test-Clock-Offset-Ms": String(7 * DAY) },
         body: new URLSearchParams({ intent: "complete-step", step: "1", timeZone: "UTC" }),
       });
       expect(answer.status).toBe(303);
+      expect(answer.headers.get("location")).toBe(`/plan/${PLAN}?step=2`);
     } finally {
       await restored.stop();
     }
