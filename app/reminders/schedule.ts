@@ -74,3 +74,22 @@ export function nextReminderAt(input: { timeZone: string; hour: number; after: D
 export function retryDelayMs(attempts: number): number {
   return Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
 }
+
+/** "7:00 AM", "12:00 PM", "11:00 PM": how an hour is shown to the member. */
+export function hourLabel(hour: number): string {
+  const twelve = hour % 12 === 0 ? 12 : hour % 12;
+  return `${twelve}:00 ${hour < 12 ? "AM" : "PM"}`;
+}
+
+export type ReminderForm = { ok: true; on: boolean; hour: number } | { ok: false; error: string };
+
+/**
+ * The reminder form's fields: `reminder` is "on" (a ticked checkbox) or missing/"off", `hour`
+ * "0".."23". Anything else is refused with a message, and nothing is saved.
+ */
+export function parseReminderForm(fields: Record<string, string>): ReminderForm {
+  const { reminder, hour } = fields;
+  if (reminder !== undefined && reminder !== "on" && reminder !== "off") return { ok: false, error: "Please turn the reminder on or off with the checkbox." };
+  if (hour === undefined || !/^\d{1,2}$/.test(hour) || !isReminderHour(Number(hour))) return { ok: false, error: "Please choose an hour for your reminder from the list." };
+  return { ok: true, on: reminder === "on", hour: Number(hour) };
+}

@@ -74,7 +74,7 @@ function GuestHome({ guest, trustFooter }: { guest: { title: string; text: strin
 type MemberView = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
 
 function MemberHome({ view }: { view: MemberView }) {
-  const { plan, quiz, picker, streak, motivation, routine, cards, trustFooter } = view;
+  const { plan, quiz, picker, streak, motivation, routine, cards, trustFooter, reminderOffer } = view;
   const result = useActionData<typeof action>();
   const days = streak.currentStreak;
 
@@ -165,6 +165,27 @@ function MemberHome({ view }: { view: MemberView }) {
             </div>
           </div>
         </section>
+
+        {reminderOffer ? (
+          <section className="card mt-6 flex flex-col items-center gap-3 p-5 text-center sm:p-6" aria-labelledby="reminder-offer-title">
+            <h2 id="reminder-offer-title" className="text-xl font-semibold">
+              Want a nudge tomorrow?
+            </h2>
+            <p className="text-muted">We'll e-mail you at 8:00 AM your time, only if the day's routine isn't done yet.</p>
+            <Form method="post" action="/profile">
+              <input type="hidden" name="intent" value="reminder" />
+              <input type="hidden" name="reminder" value="on" />
+              <input type="hidden" name="hour" value="8" />
+              <input type="hidden" name="from" value="home" />
+              <button type="submit" className="btn-primary">
+                Remind Me Daily
+              </button>
+            </Form>
+            <Link to="/profile#reminder-title" className="text-sm font-semibold text-rose-700 underline underline-offset-2">
+              Choose another hour
+            </Link>
+          </section>
+        ) : null}
 
         {picker ? (
           <section className="card mt-6 p-5 sm:p-6" aria-labelledby="picker-title">
