@@ -115,7 +115,7 @@ function MemberHome({ view }: { view: MemberView }) {
               <FlameIcon className="h-5 w-5 text-gold" /> Current Streak: {days} {days === 1 ? "day" : "days"}
             </p>
             <p className="mt-3 flex items-center gap-2 text-sm text-ink/80" data-testid="freezes">
-              <SnowflakeIcon className="h-4 w-4 text-sky-600" />
+              <SnowflakeIcon className="h-4 w-4 shrink-0 text-sky-700" />
               {streak.freezesHeld === 0
                 ? "Finish 7 days in a row to earn a streak freeze."
                 : `${streak.freezesHeld} streak ${streak.freezesHeld === 1 ? "freeze" : "freezes"} held: a missed day uses one, so your streak lives on.`}
@@ -135,8 +135,8 @@ function MemberHome({ view }: { view: MemberView }) {
                     data-frozen={day.frozen ? "true" : undefined}
                     data-today={day.isToday ? "true" : undefined}
                     aria-label={`${day.name}${day.isToday ? " (today)" : ""}: ${day.completed ? "completed" : day.frozen ? "streak freeze used" : "not completed"}`}
-                    className={`flex aspect-square w-full max-w-11 items-center justify-center rounded-full border-2 text-white transition-colors ${
-                      day.completed ? "border-rose-500 bg-rose-500" : day.frozen ? "border-sky-300 bg-sky-50 text-sky-600" : day.isToday ? "border-rose-500 bg-white" : "border-line bg-white"
+                    className={`flex aspect-square w-full max-w-11 items-center justify-center rounded-full border-2 transition-colors ${
+                      day.completed ? "border-rose-500 bg-rose-500 text-white" : day.frozen ? "border-sky-400 bg-sky-100 text-sky-700" : day.isToday ? "border-rose-500 bg-white" : "border-line bg-white"
                     } ${day.isToday ? "ring-4 ring-rose-100" : ""}`}
                     role="img"
                   >
