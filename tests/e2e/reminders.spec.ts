@@ -210,3 +210,30 @@ test.describe("streak freezes", () => {
     await expect(page.locator(`[data-frozen='true']`)).toHaveCount(0);
   });
 });
+
+test.describe("the reminder form", () => {
+  test("works as a plain form (also without JavaScript); bad input gets a clear 400 and changes nothing", async ({ page, context, baseURL }) => {
+    const { userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
+    await page.goto("/profile");
+    await page.getByRole("checkbox", { name: "Send me a daily reminder" }).check();
+    await page.getByLabel("At").selectOption({ label: "6:00 PM" });
+    await page.getByRole("button", { name: "Save Reminder" }).click();
+    await expect(page.getByTestId("reminder-status")).toHaveText("Saved: every day at 6:00 PM");
+    const [saved] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(`SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`, userId);
+    expect([Boolean(saved.reminderOn), Number(saved.reminderHour)]).toEqual([true, 18]);
+
+    for (const form of [{ intent: "reminder", reminder: "on", hour: "24" } as Record<string, string>, { intent: "reminder", reminder: "maybe", hour: "7" }, { intent: "other" }]) {
+      const answer = await context.request.post("/profile", { form, maxRedirects: 0, headers: { Origin: baseURL! } });
+      expect(answer.status(), JSON.stringify(form)).toBe(400);
+      expect(await answer.text()).not.toMatch(/at .*\.(ts|js):\d+/);
+    }
+    const [after] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(`SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`, userId);
+    expect([Boolean(after.reminderOn), Number(after.reminderHour)]).toEqual([true, 18]);
+
+    // Off again.
+    await page.getByRole("checkbox", { name: "Send me a daily reminder" }).uncheck();
+    await page.getByRole("button", { name: "Save Reminder" }).click();
+    await expect(page.getByTestId("reminder-status")).toHaveText("Saved: reminders are off");
+    expect(await rows(`SELECT 1 FROM "ReminderJob" WHERE "userId" = ?`, userId)).toHaveLength(0);
+  });
+});
