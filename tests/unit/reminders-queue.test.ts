@@ -52,6 +52,21 @@ describe("reminder settings", () => {
   });
 });
 
+describe("a new time zone from the browser", () => {
+  it("moves the next reminder to the hour in the new zone", async () => {
+    const { memberToday } = await import("~/members/time-zone.server");
+    const { nextReminderAt } = await import("~/reminders/schedule");
+    const { TIME_ZONE_COOKIE } = await import("~/members/time-zone");
+    await saveReminderSettings(userId, { on: true, hour: 7 });
+    const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+    const request = new Request("http://localhost/home", { headers: { Cookie: `${TIME_ZONE_COOKIE}=${encodeURIComponent("Europe/Berlin")}` } });
+    const { timeZone, at } = await memberToday({ ...user, role: "user" }, request);
+    expect(timeZone).toBe("Europe/Berlin");
+    const job = await db.reminderJob.findUniqueOrThrow({ where: { userId } });
+    expect(job.dueAt.toISOString()).toBe(nextReminderAt({ timeZone: "Europe/Berlin", hour: 7, after: at }).toISOString());
+  });
+});
+
 describe("sending", () => {
   it("sends one reminder at the hour, naming the plan and the streak, then schedules tomorrow's", async () => {
     for (const date of ["2026-12-07", "2026-12-08", "2026-12-09"]) await recordCompletion(userId, PLAN, date, new Date(), 0);
