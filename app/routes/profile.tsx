@@ -141,7 +141,8 @@ export default function Profile() {
         ) : null}
         <Form method="post" action="/profile" className="mt-5 grid gap-4">
           <input type="hidden" name="intent" value="reminder" />
-          <label className="flex items-center gap-3 font-semibold">
+          {/* The label draws the focus ring, as the quiz's answer cards do. */}
+          <label className="flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3.5 font-semibold transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500">
             <input type="checkbox" name="reminder" value="on" defaultChecked={reminder.on} className="h-5 w-5 accent-rose-600" />
             Send me a daily reminder
           </label>
