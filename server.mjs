@@ -145,6 +145,8 @@ server.listen({ port: env.port, host: env.host, backlog: 4096, ...ownSocket }, (
 build.entry.module.watchContentVersion();
 // Expired sessions, sign-in links and rate-limit hits are deleted hourly (app/operations/pruning.server.ts).
 const stopPruning = build.entry.module.startPruning();
+// Daily reminder e-mails due are claimed and sent every minute, on every instance (app/reminders/reminders.server.ts).
+const stopReminders = build.entry.module.startReminders();
 
 /**
  * Graceful drain: stops taking connections, lets requests under way finish (their answers
@@ -157,6 +159,7 @@ function shutdown(code) {
   if (draining) return;
   draining = true;
   stopPruning();
+  stopReminders();
   build.entry.module.stopWatchingContentVersion();
   server.close(() => build.entry.module.closeDatabase().finally(() => process.exit()));
   server.closeIdleConnections();

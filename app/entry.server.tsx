@@ -23,6 +23,7 @@ export { withContentPreview } from "./content/preview.server";
 export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
+export { startReminders } from "./reminders/reminders.server";
 export { refuseRequest } from "./security/request-guard.server";
 export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
 export { closeDatabase } from "./utils/sql.server";

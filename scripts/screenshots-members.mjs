@@ -2,7 +2,8 @@
 //   node scripts/screenshots-members.mjs [out-dir]
 // Starts the production build on a fresh data folder, creates a member for each routine plan
 // (with quiz answers and a three-day streak) straight in its database, and shoots each plan's
-// home, player, tutorial pages and /completion, a profile with two plans, and the signed-out home.
+// home, player, tutorial pages and /completion, a profile with two plans (reminder on) and one with
+// the reminder off, a home with a streak freeze used yesterday, and the signed-out home.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -38,7 +39,7 @@ const today = now.toISOString().slice(0, 10);
 const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir, "dev-secrets.json"), "utf8"));
 
 /** A member who bought `plans` (the first followed), answered its quiz, with a three-day streak and two steps done today. */
-async function member(email, plans, answers) {
+async function member(email, plans, answers, { doneDaysBack = [1, 2, 3], reminderHour = null } = {}) {
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
   db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","activePlanId","emailVerifiedAt") VALUES (?,?,?,?,?,?,?)`).run(userId, email, "user", "UTC", stored(now), plans[0], stored(now));
@@ -47,7 +48,8 @@ async function member(email, plans, answers) {
   for (const [funnel, values] of Object.entries(answers)) {
     db.prepare(`INSERT INTO "MemberAnswers" ("userId","funnelId","answers","answeredAt","updatedAt") VALUES (?,?,?,?,?)`).run(userId, funnel, JSON.stringify(values), stored(now), stored(now));
   }
-  for (let back = 1; back <= 3; back++) {
+  if (reminderHour !== null) db.prepare(`UPDATE "User" SET "reminderOn" = 1, "reminderHour" = ? WHERE "id" = ?`).run(reminderHour, userId);
+  for (const back of doneDaysBack) {
     const date = new Date(now.getTime() - back * 864e5).toISOString().slice(0, 10);
     db.prepare(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`).run(crypto.randomUUID(), userId, plans[0], date, stored(now));
   }
@@ -57,8 +59,11 @@ async function member(email, plans, answers) {
 
 // One member per plan, each with answers its rules use; the skincare member also owns the crease plan (the picker).
 const members = {
-  "clear-healthy-skin": await member("olivia.bennett@example.com", ["clear-healthy-skin", "crease-free"], { skin: { skinType: "oily", mainConcern: ["acne"] } }),
-  "makeup-prep": await member("maya.chen@example.com", ["makeup-prep"], { makeup: { skinType: "dry", biggestFrustration: "patchy" } }),
+  "clear-healthy-skin": await member("olivia.bennett@example.com", ["clear-healthy-skin", "crease-free"], { skin: { skinType: "oily", mainConcern: ["acne"] } }, { reminderHour: 7 }),
+  "makeup-prep": await member("maya.chen@example.com", ["makeup-prep"], { makeup: { skinType: "dry", biggestFrustration: "patchy" } }, {
+    // Fourteen days in a row earned two freezes; yesterday was missed and used one.
+    doneDaysBack: Array.from({ length: 14 }, (_, i) => i + 2),
+  }),
   "crease-free": await member("hannah.weber@example.com", ["crease-free"], { "crease-crisis": { foundationCreasing: "lunchtime", creasingLocation: "under-eyes" } }),
   "no-more-cakey": await member("priya.nair@example.com", ["no-more-cakey"], { "cakey-makeup": { skinType: "oily-combination", biggestFrustration: "fades-quickly" } }),
 };
@@ -86,6 +91,7 @@ for (const [device, viewport] of Object.entries({ desktop: { width: 1280, height
     await shot("tutorial-4", "/path4");
     await shot("completion", "/completion");
     if (plan === "clear-healthy-skin") await shot("profile", "/profile");
+    if (plan === "makeup-prep") await shot("profile-reminder-off", "/profile");
     await context.close();
   }
 }

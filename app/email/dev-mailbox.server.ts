@@ -19,6 +19,7 @@ const StoredMessage = z.object({
   html: z.string(),
   text: z.string(),
   link: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
   createdAt: z.string(),
 });
 

@@ -13,6 +13,8 @@ export type OutgoingEmail = {
   text: string;
   /** the main link, printed to the log by the dev mailbox */
   link?: string;
+  /** Extra headers (List-Unsubscribe ...). */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = { send(email: OutgoingEmail): Promise<void> };
@@ -29,15 +31,15 @@ export function createMailer(config: MailerConfig): Mailer {
   if ("smtpUrl" in config) {
     const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS }, { from: config.from });
     return {
-      async send({ to, subject, html, text }) {
-        await transport.sendMail({ to, subject, html, text });
+      async send({ to, subject, html, text, headers }) {
+        await transport.sendMail({ to, subject, html, text, headers });
       },
     };
   }
   const dir = config.mailboxDir;
   return {
-    async send({ to, subject, html, text, link }) {
-      await saveMessage(dir, { to, from: config.from, subject, html, text, link });
+    async send({ to, subject, html, text, link, headers }) {
+      await saveMessage(dir, { to, from: config.from, subject, html, text, link, headers });
     },
   };
 }

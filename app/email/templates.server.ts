@@ -156,3 +156,27 @@ export function signInEmail(input: { link: string; code: string; brandName: stri
 
   return { subject: wording.subject, html, text: `${text}\n` };
 }
+
+const REMINDER_BUTTON_LABEL = "Open Today's Routine";
+
+/**
+ * The daily reminder: the plan, the streak at stake, one button to today's routine, and the
+ * way to stop these e-mails in one click.
+ */
+export function reminderEmail(input: { planName: string; streak: number; routineLink: string; unsubscribeLink: string; brandName: string }): RenderedEmail {
+  const { planName, streak, routineLink, unsubscribeLink, brandName } = input;
+  const subject = streak > 0 ? `Keep your ${streak}-day streak going` : `Your ${planName} routine is waiting`;
+  const heading = streak > 0 ? `Keep your ${streak}-day streak going` : "Time for today's routine";
+  const intro = `Today's ${planName} routine is waiting for you: six small steps, a few minutes.`;
+  const why = streak > 0 ? "Finish it today and your streak grows by one." : "Finish it today to start a new streak.";
+  const stop = "You get this e-mail because you turned on daily reminders.";
+  const html = layoutEmail({
+    brandName,
+    preheader: `${intro} ${why}`,
+    heading,
+    bodyHtml: [paragraph(intro), paragraph(why), emailButton(REMINDER_BUTTON_LABEL, routineLink)].join("\n"),
+    footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Turn off reminders</a>.`,
+  });
+  const text = [heading, intro, why, `${REMINDER_BUTTON_LABEL}:\n${routineLink}`, `${stop} Turn off reminders:\n${unsubscribeLink}`, `The ${brandName} team`].join("\n\n");
+  return { subject, html, text: `${text}\n` };
+}

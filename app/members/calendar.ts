@@ -136,21 +136,81 @@ export type WeekDay = {
   name: (typeof WEEKDAY_NAMES)[number];
   date: string;
   completed: boolean;
+  /** A missed day a streak freeze covered. */
+  frozen: boolean;
   isToday: boolean;
   isFuture: boolean;
 };
 
 /** The spec's weeklyCompletions: the member's current week, Monday first. */
-export function weeklyCompletions(completedDates: Iterable<string>, today: string): WeekDay[] {
+export function weeklyCompletions(completedDates: Iterable<string>, today: string, frozenDates: Iterable<string> = []): WeekDay[] {
   const done = new Set(completedDates);
+  const frozen = new Set(frozenDates);
   return weekOf(today).map((date, i) => ({
     dayOfWeek: i,
     letter: WEEKDAY_LETTERS[i],
     name: WEEKDAY_NAMES[i],
     date,
     completed: done.has(date),
+    frozen: !done.has(date) && frozen.has(date),
     isToday: date === today,
     isFuture: date > today,
   }));
 }
 
+
+/** A member holds at most this many streak freezes; one more earned is not kept. */
+export const MAX_FREEZES_HELD = 2;
+/** Consecutive done days that earn one streak freeze. */
+export const DAYS_PER_FREEZE = 7;
+
+export type StreakWithFreezes = {
+  /** Done days in the unbroken run ending today or yesterday (frozen days keep it alive, they don't add). */
+  currentStreak: number;
+  /** Freezes the member holds now, 0 to MAX_FREEZES_HELD. */
+  freezesHeld: number;
+  /** Missed days a freeze was used for, ascending. */
+  frozenDates: string[];
+};
+
+/**
+ * The streak with freezes, replayed from the member's whole history so nothing extra is stored:
+ *  - every DAYS_PER_FREEZE consecutive done days earn one freeze, up to MAX_FREEZES_HELD;
+ *  - a missed day (a day before today with no finish) inside a run uses one freeze, and the run
+ *    goes on; with none held the run breaks and the streak starts again from zero;
+ *  - a frozen day is not a done day, so the count of consecutive done days for the next freeze
+ *    starts again after it (freezes cannot be earned while skipping days).
+ * Today is never missed (it is not over). Dates after today and duplicates are ignored.
+ */
+export function streakWithFreezes(completedDates: Iterable<string>, today: string): StreakWithFreezes {
+  const todayNumber = dayNumber(today);
+  const done = new Set<number>();
+  for (const date of completedDates) if (isLocalDate(date)) done.add(dayNumber(date));
+  let first = Infinity;
+  for (const n of done) if (n <= todayNumber && n < first) first = n;
+  if (first === Infinity) return { currentStreak: 0, freezesHeld: 0, frozenDates: [] };
+
+  let streak = 0;
+  let consecutive = 0;
+  let freezes = 0;
+  let frozen: number[] = [];
+  for (let n = first; n <= todayNumber; n++) {
+    if (done.has(n)) {
+      streak++;
+      consecutive++;
+      if (consecutive % DAYS_PER_FREEZE === 0) freezes = Math.min(MAX_FREEZES_HELD, freezes + 1);
+    } else if (n === todayNumber) {
+      // Today is not over: nothing is missed yet.
+    } else if (streak > 0 && freezes > 0) {
+      freezes--;
+      consecutive = 0;
+      frozen.push(n);
+    } else {
+      // The run breaks: freezes used for it no longer matter.
+      streak = 0;
+      consecutive = 0;
+      frozen = [];
+    }
+  }
+  return { currentStreak: streak, freezesHeld: freezes, frozenDates: frozen.map(fromDayNumber) };
+}

@@ -7,7 +7,7 @@
  */
 import crypto from "node:crypto";
 import { execute, queryRows, sql } from "~/utils/sql.server";
-import { currentStreak, weeklyCompletions, type WeekDay } from "./calendar";
+import { streakWithFreezes, weeklyCompletions, type WeekDay } from "./calendar";
 
 export type FinishOutcome = { recorded: "new" | "already-done" | "steps-missing" };
 
@@ -47,7 +47,7 @@ export async function isDoneOn(userId: string, planId: string, date: string): Pr
   return rows.length > 0;
 }
 
-export type StreakData = { currentStreak: number; weeklyCompletions: WeekDay[]; doneToday: boolean };
+export type StreakData = { currentStreak: number; freezesHeld: number; weeklyCompletions: WeekDay[]; doneToday: boolean };
 
 /** The spec's streak data for the home page: streak and this week, in the member's days. */
 export async function streakData(userId: string, planId: string, today: string): Promise<StreakData> {
@@ -55,7 +55,13 @@ export async function streakData(userId: string, planId: string, today: string):
   const rows = await queryRows<{ date: string }>(sql`
     SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" <= ${today} ORDER BY "date" DESC`);
   const dates = rows.map((row) => row.date);
-  return { currentStreak: currentStreak(dates, today), weeklyCompletions: weeklyCompletions(dates, today), doneToday: dates[0] === today };
+  const streak = streakWithFreezes(dates, today);
+  return {
+    currentStreak: streak.currentStreak,
+    freezesHeld: streak.freezesHeld,
+    weeklyCompletions: weeklyCompletions(dates, today, streak.frozenDates),
+    doneToday: dates[0] === today,
+  };
 }
 
-export const EMPTY_STREAK = (today: string): StreakData => ({ currentStreak: 0, weeklyCompletions: weeklyCompletions([], today), doneToday: false });
+export const EMPTY_STREAK = (today: string): StreakData => ({ currentStreak: 0, freezesHeld: 0, weeklyCompletions: weeklyCompletions([], today), doneToday: false });

@@ -12,6 +12,8 @@ import { EMPTY_STREAK, streakData, type StreakData } from "./completions.server"
 import { choosePlan, memberPlan } from "./plans.server";
 import { memberToday } from "./time-zone.server";
 import { logger } from "~/utils/logger.server";
+import { db } from "~/utils/db.server";
+import { reminderSettings } from "~/reminders/reminders.server";
 
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
 
@@ -51,8 +53,11 @@ export async function homeView(request: Request) {
         return EMPTY_STREAK(today);
       })
     : EMPTY_STREAK(today);
+  // The first finish offers the daily reminder with one tap (only then, so it never nags).
+  const reminderOffer = streak.doneToday && !(await reminderSettings(user.id)).on && (await db.planCompletion.count({ where: { userId: user.id } })) === 1;
   return {
     signedIn: true as const,
+    reminderOffer,
     plan: personal ? { id: personal.id, name: personal.name, description: personal.description, reason: personal.reason, personalised: personal.personalised, owned: member.owned } : null,
     quiz: member.quizPath ? { href: member.quizPath, text: page.noAnswers.text, label: page.noAnswers.linkLabel } : null,
     picker: member.ownedPlans.length > 1 ? { title: page.pickerTitle, plans: member.ownedPlans, current: plan?._id ?? null } : null,

@@ -9,6 +9,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { isValidTimeZone, localDate, zoneForToday } from "./calendar";
 import { TIME_ZONE_COOKIE } from "./time-zone";
+import { rescheduleForTimeZone } from "~/reminders/reminders.server";
 
 
 export function timeZoneFromCookie(cookieHeader: string | null): string | null {
@@ -43,6 +44,7 @@ export async function memberToday(user: SessionUser, request: Request, formTimeZ
     // Only if nobody acted in between (another tab, another device): then the old zone stays.
     const { count } = await db.user.updateMany({ where: { id: user.id, timeZone: user.timeZone, lastActedOn: user.lastActedOn }, data: { timeZone } });
     if (count === 0) timeZone = stored;
+    else await rescheduleForTimeZone(user.id, timeZone, at);
   }
   return { timeZone, today: localDate(at, timeZone), at };
 }

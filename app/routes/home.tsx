@@ -74,7 +74,7 @@ function GuestHome({ guest, trustFooter }: { guest: { title: string; text: strin
 type MemberView = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { signedIn: true }>;
 
 function MemberHome({ view }: { view: MemberView }) {
-  const { plan, quiz, picker, streak, motivation, routine, cards, trustFooter } = view;
+  const { plan, quiz, picker, streak, motivation, routine, cards, trustFooter, reminderOffer } = view;
   const result = useActionData<typeof action>();
   const days = streak.currentStreak;
 
@@ -114,6 +114,12 @@ function MemberHome({ view }: { view: MemberView }) {
             <p className="mt-5 inline-flex items-center gap-2 rounded-full bg-white px-4 py-2 font-semibold text-ink shadow-soft" data-testid="streak">
               <FlameIcon className="h-5 w-5 text-gold" /> Current Streak: {days} {days === 1 ? "day" : "days"}
             </p>
+            <p className="mt-3 flex items-center gap-2 text-sm text-ink/80" data-testid="freezes">
+              <SnowflakeIcon className="h-4 w-4 shrink-0 text-sky-700" />
+              {streak.freezesHeld === 0
+                ? "Finish 7 days in a row to earn a streak freeze."
+                : `${streak.freezesHeld} streak ${streak.freezesHeld === 1 ? "freeze" : "freezes"} held: a missed day uses one, so your streak lives on.`}
+            </p>
           </div>
 
           <div className="px-5 pb-6 pt-5 sm:px-8">
@@ -126,10 +132,11 @@ function MemberHome({ view }: { view: MemberView }) {
                   </span>
                   <span
                     data-completed={day.completed ? "true" : "false"}
+                    data-frozen={day.frozen ? "true" : undefined}
                     data-today={day.isToday ? "true" : undefined}
-                    aria-label={`${day.name}${day.isToday ? " (today)" : ""}: ${day.completed ? "completed" : "not completed"}`}
-                    className={`flex aspect-square w-full max-w-11 items-center justify-center rounded-full border-2 text-white transition-colors ${
-                      day.completed ? "border-rose-500 bg-rose-500" : day.isToday ? "border-rose-500 bg-white" : "border-line bg-white"
+                    aria-label={`${day.name}${day.isToday ? " (today)" : ""}: ${day.completed ? "completed" : day.frozen ? "streak freeze used" : "not completed"}`}
+                    className={`flex aspect-square w-full max-w-11 items-center justify-center rounded-full border-2 transition-colors ${
+                      day.completed ? "border-rose-500 bg-rose-500 text-white" : day.frozen ? "border-sky-400 bg-sky-100 text-sky-700" : day.isToday ? "border-rose-500 bg-white" : "border-line bg-white"
                     } ${day.isToday ? "ring-4 ring-rose-100" : ""}`}
                     role="img"
                   >
@@ -137,6 +144,8 @@ function MemberHome({ view }: { view: MemberView }) {
                       <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
                         <path d="m5 12.5 4.5 4.5L19 7.5" />
                       </svg>
+                    ) : day.frozen ? (
+                      <SnowflakeIcon className="h-4 w-4" />
                     ) : null}
                   </span>
                 </li>
@@ -156,6 +165,27 @@ function MemberHome({ view }: { view: MemberView }) {
             </div>
           </div>
         </section>
+
+        {reminderOffer ? (
+          <section className="card mt-6 flex flex-col items-center gap-3 p-5 text-center sm:p-6" aria-labelledby="reminder-offer-title">
+            <h2 id="reminder-offer-title" className="text-xl font-semibold">
+              Want a nudge tomorrow?
+            </h2>
+            <p className="text-muted">We'll e-mail you at 8:00 AM your time, only if the day's routine isn't done yet.</p>
+            <Form method="post" action="/profile">
+              <input type="hidden" name="intent" value="reminder" />
+              <input type="hidden" name="reminder" value="on" />
+              <input type="hidden" name="hour" value="8" />
+              <input type="hidden" name="from" value="home" />
+              <button type="submit" className="btn-primary">
+                Remind Me Daily
+              </button>
+            </Form>
+            <Link to="/profile#reminder-title" className="text-sm font-semibold text-rose-700 underline underline-offset-2">
+              Choose another hour
+            </Link>
+          </section>
+        ) : null}
 
         {picker ? (
           <section className="card mt-6 p-5 sm:p-6" aria-labelledby="picker-title">
@@ -206,5 +236,14 @@ function MemberHome({ view }: { view: MemberView }) {
       </div>
       <BottomNav routineHref={routine.state === "ready" ? routine.href : null} />
     </div>
+  );
+}
+
+/** A streak freeze: a missed day it covered, and the freezes a member holds. */
+function SnowflakeIcon({ className }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M12 2v20M4.93 6l14.14 12M19.07 6 4.93 18M9 4l3 2 3-2M9 20l3-2 3 2" />
+    </svg>
   );
 }

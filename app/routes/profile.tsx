@@ -1,10 +1,16 @@
 /**
  * /profile (signed in, else /login): who is signed in, what they pay for (one 'Subscription
  * Details' card per plan they have), and the way to manage each (the billing portal,
- * /billing/portal, opens in a new tab), upgrade, or log out.
+ * /billing/portal, opens in a new tab), upgrade, or log out; and the daily reminder e-mail
+ * (on/off and its hour in the member's time zone), a plain form that works without JavaScript.
  */
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormAlert } from "~/components/ui/form";
+import { reminderSettings, saveReminderSettings } from "~/reminders/reminders.server";
+import { hourLabel, parseReminderForm } from "~/reminders/schedule";
+import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { toastHeader } from "~/utils/toast.server";
 import { initials } from "~/auth/display";
 import { requireUser } from "~/auth/guards.server";
 import { entitlementsOf, NOT_SUBSCRIBED } from "~/billing/entitlements.server";
@@ -29,7 +35,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
         paid.map(async (e) => ({ id: e.id, routinePlan: (await getPlan(e.routinePlanId))?.name ?? null, ...subscriptionDetails(e, user.timeZone) })),
       )
     : [{ id: null, routinePlan: null, ...subscriptionDetails(NOT_SUBSCRIBED, user.timeZone) }];
-  return { email: user.email, initial: initials(user.email).slice(0, 1), cards };
+  const reminder = await reminderSettings(user.id);
+  const saved = new URL(request.url).searchParams.get("saved") === "reminder";
+  return { email: user.email, initial: initials(user.email).slice(0, 1), cards, reminder, timeZone: user.timeZone, saved };
+}
+
+/** Saves the reminder settings; from /home's one-tap offer it goes back there with a toast. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readFormEntries(request);
+  if (!form.ok) return data({ error: form.error }, { status: form.status });
+  const fields = fieldsOf(form.entries);
+  if (fields.intent !== "reminder") return data({ error: "Please use the buttons on the page." }, { status: 400 });
+  const parsed = parseReminderForm(fields);
+  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
+  await saveReminderSettings(user.id, { on: parsed.on, hour: parsed.hour });
+  if (fields.from === "home") {
+    const toast = { title: `Daily reminder on at ${hourLabel(parsed.hour)}`, description: "Change or stop it any time on your profile." };
+    return redirect("/home", { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
+  }
+  return redirect("/profile?saved=reminder#reminder-title", 303);
 }
 
 function RefreshIcon({ spinning }: { spinning: boolean }) {
@@ -41,7 +66,8 @@ function RefreshIcon({ spinning }: { spinning: boolean }) {
 }
 
 export default function Profile() {
-  const { email, initial, cards } = useLoaderData<typeof loader>();
+  const { email, initial, cards, reminder, timeZone, saved } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
   const refreshing = useNavigation().state === "loading";
 
   return (
@@ -102,6 +128,47 @@ export default function Profile() {
           </div>
         </section>
       ))}
+
+      <section className="card mt-8 p-5 sm:p-7" aria-labelledby="reminder-title">
+        <h2 id="reminder-title" className="text-xl font-semibold">
+          Daily Reminder
+        </h2>
+        <p className="mt-1 text-sm text-muted">One e-mail a day at your hour, only when today's routine isn't done yet.</p>
+        {result && "error" in result ? (
+          <div className="mt-4">
+            <FormAlert>{result.error}</FormAlert>
+          </div>
+        ) : null}
+        <Form method="post" action="/profile" className="mt-5 grid gap-4">
+          <input type="hidden" name="intent" value="reminder" />
+          {/* The label draws the focus ring, as the quiz's answer cards do. */}
+          <label className="flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3.5 font-semibold transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500">
+            <input type="checkbox" name="reminder" value="on" defaultChecked={reminder.on} className="h-5 w-5 accent-rose-600" />
+            Send me a daily reminder
+          </label>
+          <label className="grid gap-1.5">
+            <span className="text-sm font-semibold">At</span>
+            <select name="hour" defaultValue={String(reminder.hour)} className="min-h-12 rounded-2xl border border-line bg-white px-4 text-base" aria-describedby="reminder-zone">
+              {Array.from({ length: 24 }, (_, hour) => (
+                <option key={hour} value={hour}>
+                  {hourLabel(hour)}
+                </option>
+              ))}
+            </select>
+            <span id="reminder-zone" className="text-sm text-muted">
+              Your time zone: {timeZone.replaceAll("_", " ")}
+            </span>
+          </label>
+          <button type="submit" className="btn-primary w-full sm:w-full">
+            Save Reminder
+          </button>
+          {saved ? (
+            <p className="flex items-center justify-center gap-2 text-sm font-semibold text-sage" role="status" data-testid="reminder-status">
+              <CheckIcon /> {reminder.on ? `Saved: every day at ${hourLabel(reminder.hour)}` : "Saved: reminders are off"}
+            </p>
+          ) : null}
+        </Form>
+      </section>
 
       <div className="mt-6 grid gap-3 sm:grid-cols-2">
         <Form method="post" action="/logout" className="grid">

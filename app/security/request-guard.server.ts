@@ -9,8 +9,9 @@
  *   routes (/logout, /auth/google, /billing/portal, ...) are all covered before any action
  *   runs. A request from elsewhere gets a short 403 page.
  *
- * Webhooks (/webhooks/stripe, /webhooks/sanity) are the only exemption from the origin rule:
- * providers post from their own servers, and each delivery is verified by its signature.
+ * Webhooks (/webhooks/stripe, /webhooks/sanity) and the reminder e-mail's one-click unsubscribe
+ * (/reminders/unsubscribe) are the only exemptions from the origin rule: providers and mail apps
+ * post from their own servers, and each request is verified by its signature (the signed token).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env, isLoopbackHost } from "~/utils/env.server";
@@ -19,7 +20,7 @@ import { plainPage, type PlainPage } from "./plain-page.server";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
 
-const WEBHOOKS = new Set(["/webhooks/stripe", "/webhooks/sanity"]);
+const WEBHOOKS = new Set(["/webhooks/stripe", "/webhooks/sanity", "/reminders/unsubscribe"]);
 
 /**
  * Our own origins: PUBLIC_URL's; in local mode also the loopback names of the same port, so

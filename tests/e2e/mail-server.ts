@@ -13,7 +13,16 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "s
 export const E2E_MAIL_DIR = "test-results/e2e-mail";
 
 /** One delivery, as written to the folder: one file per recipient. */
-export type ReceivedEmail = { to: string; from: string; subject: string; html: string; text: string; receivedAt: string };
+export type ReceivedEmail = {
+  to: string;
+  from: string;
+  subject: string;
+  html: string;
+  text: string;
+  receivedAt: string;
+  /** The List-* headers, as sent (unfolded). */
+  headers?: Record<string, string>;
+};
 
 export type MailServer = { port: number; stop(): Promise<void> };
 
@@ -57,6 +66,11 @@ async function store(dir: string, stream: SMTPServerDataStream, session: SMTPSer
       html: mail.html || "",
       text: mail.text ?? "",
       receivedAt: receivedAt.toISOString(),
+      headers: Object.fromEntries(
+        mail.headerLines
+          .filter((header) => header.key.startsWith("list-"))
+          .map((header) => [header.key, header.line.slice(header.line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim()]),
+      ),
     };
     const file = path.join(dir, `${receivedAt.getTime()}-${crypto.randomBytes(4).toString("hex")}.json`);
     // Written aside and renamed, so a polling test never reads half a file.
@@ -65,7 +79,7 @@ async function store(dir: string, stream: SMTPServerDataStream, session: SMTPSer
   }
 }
 
-async function readAll(dir: string): Promise<ReceivedEmail[]> {
+export async function readAll(dir: string): Promise<ReceivedEmail[]> {
   const names = (await fs.readdir(dir).catch(() => [])).filter((name) => name.endsWith(".json"));
   return Promise.all(names.map(async (name) => JSON.parse(await fs.readFile(path.join(dir, name), "utf8")) as ReceivedEmail));
 }

@@ -5,6 +5,7 @@ import {
   isLocalDate,
   isValidTimeZone,
   localDate,
+  streakWithFreezes,
   timeZoneOrDefault,
   weekOf,
   weekdayIndex,
@@ -165,7 +166,103 @@ describe("currentStreak", () => {
   });
 });
 
+/** `count` consecutive dates ending on `last`. */
+function run(last: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => addDays(last, i - count + 1));
+}
+
+describe("streakWithFreezes", () => {
+  it("earns one freeze per 7 consecutive done days, holding at most 2", () => {
+    const today = "2026-11-25";
+    expect(streakWithFreezes(run(today, 6), today)).toEqual({ currentStreak: 6, freezesHeld: 0, frozenDates: [] });
+    expect(streakWithFreezes(run(today, 7), today)).toEqual({ currentStreak: 7, freezesHeld: 1, frozenDates: [] });
+    expect(streakWithFreezes(run(today, 13), today).freezesHeld).toBe(1);
+    expect(streakWithFreezes(run(today, 14), today).freezesHeld).toBe(2);
+    expect(streakWithFreezes(run(today, 21), today).freezesHeld).toBe(2);
+    expect(streakWithFreezes(run(today, 400), today)).toEqual({ currentStreak: 400, freezesHeld: 2, frozenDates: [] });
+  });
+
+  it("uses a freeze for a missed day, so the streak survives (the frozen day does not add to it)", () => {
+    // Done Nov 11-17 (7 days: one freeze), Nov 18 missed, Nov 19 done.
+    const dates = [...run("2026-11-17", 7), "2026-11-19"];
+    expect(streakWithFreezes(dates, "2026-11-19")).toEqual({ currentStreak: 8, freezesHeld: 0, frozenDates: ["2026-11-18"] });
+    // Seen on the missed day's next day before finishing: still alive, freeze already used.
+    expect(streakWithFreezes(run("2026-11-17", 7), "2026-11-19")).toEqual({ currentStreak: 7, freezesHeld: 0, frozenDates: ["2026-11-18"] });
+  });
+
+  it("does not use a freeze for today, which is not over", () => {
+    expect(streakWithFreezes(run("2026-11-17", 7), "2026-11-18")).toEqual({ currentStreak: 7, freezesHeld: 1, frozenDates: [] });
+  });
+
+  it("covers two missed days with two freezes, and breaks on a third", () => {
+    const fourteen = run("2026-11-14", 14);
+    expect(streakWithFreezes([...fourteen, "2026-11-17"], "2026-11-17")).toEqual({
+      currentStreak: 15,
+      freezesHeld: 0,
+      frozenDates: ["2026-11-15", "2026-11-16"],
+    });
+    expect(streakWithFreezes([...fourteen, "2026-11-18"], "2026-11-18")).toEqual({ currentStreak: 1, freezesHeld: 0, frozenDates: [] });
+    // Without finishing, three missed days end the streak.
+    expect(streakWithFreezes(fourteen, "2026-11-18")).toEqual({ currentStreak: 0, freezesHeld: 0, frozenDates: [] });
+  });
+
+  it("breaks a streak on a missed day when no freeze is held, as before", () => {
+    expect(streakWithFreezes(["2026-11-20", "2026-11-21", "2026-11-23"], "2026-11-25")).toEqual({ currentStreak: 0, freezesHeld: 0, frozenDates: [] });
+    expect(streakWithFreezes(["2026-11-22", "2026-11-23", "2026-11-25"], "2026-11-25").currentStreak).toBe(1);
+  });
+
+  it("starts counting 7 days again after a frozen day (no freezes earned while skipping days)", () => {
+    // 7 done (freeze), miss (used), 6 done: no new freeze yet; a 7th after the gap earns one.
+    const dates = [...run("2026-11-07", 7), ...run("2026-11-14", 6)];
+    expect(streakWithFreezes(dates, "2026-11-14").freezesHeld).toBe(0);
+    expect(streakWithFreezes([...dates, "2026-11-15"], "2026-11-15")).toMatchObject({ currentStreak: 14, freezesHeld: 1 });
+  });
+
+  it("ignores duplicates, bad strings and dates after today", () => {
+    const dates = [...run("2026-11-17", 7), "2026-11-17", "nope", "2026-11-30"];
+    expect(streakWithFreezes(dates, "2026-11-18")).toEqual({ currentStreak: 7, freezesHeld: 1, frozenDates: [] });
+    expect(streakWithFreezes(["2026-12-01"], "2026-11-18")).toEqual({ currentStreak: 0, freezesHeld: 0, frozenDates: [] });
+  });
+
+  it("runs across a year end and a leap day", () => {
+    const dates = [...run("2026-12-31", 7), "2027-01-02"];
+    expect(streakWithFreezes(dates, "2027-01-02")).toEqual({ currentStreak: 8, freezesHeld: 0, frozenDates: ["2027-01-01"] });
+    const leap = [...run("2028-02-28", 7), "2028-03-01"];
+    expect(streakWithFreezes(leap, "2028-03-01").frozenDates).toEqual(["2028-02-29"]);
+  });
+
+  it("runs across daylight-saving changes in the member's zone", () => {
+    // Los Angeles springs forward on 2026-03-08 (a 23-hour day) and falls back on 2026-11-01 (25 hours).
+    const spring = run("2026-03-07", 7).concat("2026-03-09");
+    expect(streakWithFreezes(spring, "2026-03-09")).toEqual({ currentStreak: 8, freezesHeld: 0, frozenDates: ["2026-03-08"] });
+    // Finishes at 00:30 local on each day around fall-back, dated in Los Angeles: every day counts once.
+    const finishes = ["2026-10-26T07:30:00Z", "2026-10-27T07:30:00Z", "2026-10-28T07:30:00Z", "2026-10-29T07:30:00Z", "2026-10-30T07:30:00Z", "2026-10-31T07:30:00Z", "2026-11-01T07:30:00Z", "2026-11-03T08:30:00Z"];
+    const dates2 = finishes.map((at) => localDate(new Date(at), LOS_ANGELES));
+    expect(dates2).toEqual([...run("2026-11-01", 7), "2026-11-03"]);
+    const today = localDate(new Date("2026-11-03T09:00:00Z"), LOS_ANGELES);
+    expect(streakWithFreezes(dates2, today)).toEqual({ currentStreak: 8, freezesHeld: 0, frozenDates: ["2026-11-02"] });
+  });
+
+  it("uses the member's own today: the same history is frozen in Los Angeles but not yet in Auckland's past", () => {
+    const dates = run("2026-11-17", 7);
+    const at = new Date("2026-11-19T10:00:00Z"); // Nov 19 02:00 in Los Angeles, Nov 19 23:00 in Auckland
+    expect(streakWithFreezes(dates, localDate(at, LOS_ANGELES)).frozenDates).toEqual(["2026-11-18"]);
+    const atEarlier = new Date("2026-11-18T09:00:00Z"); // Nov 18 01:00 in LA (today, not missed), Nov 18 22:00 in Auckland
+    expect(streakWithFreezes(dates, localDate(atEarlier, LOS_ANGELES))).toMatchObject({ freezesHeld: 1, frozenDates: [] });
+    expect(streakWithFreezes(dates, localDate(atEarlier, AUCKLAND))).toMatchObject({ freezesHeld: 1, frozenDates: [] });
+  });
+});
+
 describe("weekOf and weeklyCompletions", () => {
+  it("marks frozen days apart from done days", () => {
+    const week = weeklyCompletions(["2026-11-23", "2026-11-25"], "2026-11-25", ["2026-11-24"]);
+    expect(week.slice(0, 3).map((day) => [day.completed, day.frozen])).toEqual([
+      [true, false],
+      [false, true],
+      [true, false],
+    ]);
+  });
+
   it("is the Monday-to-Sunday week holding today", () => {
     const week = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"];
     expect(weekOf("2026-11-23")).toEqual(week);

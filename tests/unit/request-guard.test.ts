@@ -39,7 +39,7 @@ describe("the gate every request passes", () => {
     for (const url of ["/login", "/login?_data=routes%2Flogin", "/login.data", "/logout", "/auth/google", "/billing/portal", "/webhooks/other"]) {
       expect(refusalFor(post(url, evil)), url).toBe("origin");
     }
-    for (const url of ["/webhooks/stripe", "/webhooks/sanity"]) expect(refusalFor(post(url, evil)), url).toBeNull();
+    for (const url of ["/webhooks/stripe", "/webhooks/sanity", "/reminders/unsubscribe"]) expect(refusalFor(post(url, evil)), url).toBeNull();
     const page = refusalPage("origin");
     expect(page.status).toBe(403);
     expect(page.body).toContain("come from our site");

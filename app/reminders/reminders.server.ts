@@ -1,0 +1,200 @@
+/**
+ * Daily reminder e-mails, run from a job queue in the database (docs/decisions/0020-reminders-and-job-queue.md).
+ *
+ * One ReminderJob row per member with reminders on says when their next reminder is due. Every
+ * app instance runs the same loop (startReminders): claim due rows, send, schedule the next.
+ *  - Claim: one UPDATE ... RETURNING sets a random lease id and a lease expiry on due rows whose
+ *    lease is free or lapsed. The statement re-checks the row's own conditions, so two
+ *    instances claiming at once never get the same row (SQLite writes one at a time; PostgreSQL
+ *    re-evaluates the WHERE on a row another transaction just changed).
+ *  - Finish: one UPDATE moves dueAt to the next day's hour, records the local date sent for and
+ *    frees the lease, only if the lease is still this worker's. The row is the truth.
+ *  - A crash between claim and send leaves the lease to lapse (LEASE_MS); another worker then
+ *    sends. A failed send frees the row with a later lease expiry (backoff) and logs the error.
+ *  - Never two for one local day: lastSentOn is checked before sending, and a reminder whose
+ *    local day is over by the time it is tried is skipped.
+ * The member's day, streak and plan are read when sending, so a finish before the hour means
+ * no e-mail that day.
+ */
+import crypto from "node:crypto";
+import { entitlementsOf } from "~/billing/entitlements.server";
+import { getPlan, getSiteSettings } from "~/content/content.server";
+import { reminderEmail } from "~/email/templates.server";
+import { sendEmail, type OutgoingEmail } from "~/email/mailer.server";
+import { localDate, timeZoneOrDefault } from "~/members/calendar";
+import { streakData } from "~/members/completions.server";
+import { followedPlanId, ownedPlanIds } from "~/members/plans.server";
+import { now } from "~/utils/clock.server";
+import { db } from "~/utils/db.server";
+import { logger } from "~/utils/logger.server";
+import { execute, queryRows, sql } from "~/utils/sql.server";
+import { routineLink, unsubscribeLink } from "./links.server";
+import { isReminderHour, nextReminderAt, retryDelayMs } from "./schedule";
+
+/** Longer than a send can take (the SMTP timeouts add up to 40 s), so a live worker never loses its claim. */
+export const LEASE_MS = 5 * 60_000;
+/** Tries for one reminder before that day's is given up (with backoff: about two hours). */
+export const MAX_ATTEMPTS = 8;
+export const REMINDERS_EVERY_MS = 60_000;
+const BATCH = 50;
+
+export type ReminderSettings = { on: boolean; hour: number };
+
+export async function reminderSettings(userId: string): Promise<ReminderSettings> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { reminderOn: true, reminderHour: true } });
+  return { on: user?.reminderOn ?? false, hour: user?.reminderHour ?? 8 };
+}
+
+/**
+ * Turns the member's reminder on (due at the next `hour` in their zone) or off (the job goes).
+ * A new hour takes effect at once; the day already reminded is never reminded again.
+ */
+export async function saveReminderSettings(userId: string, settings: ReminderSettings, at: Date = now()): Promise<void> {
+  if (!isReminderHour(settings.hour)) throw new Error(`not an hour: ${settings.hour}`);
+  const user = await db.user.update({ where: { id: userId }, data: { reminderOn: settings.on, reminderHour: settings.hour }, select: { timeZone: true } });
+  if (!settings.on) {
+    await db.reminderJob.deleteMany({ where: { userId } });
+    return;
+  }
+  const dueAt = nextReminderAt({ timeZone: timeZoneOrDefault(user.timeZone), hour: settings.hour, after: at });
+  const fresh = { dueAt, leaseId: null, leaseUntil: null, attempts: 0, lastError: null, updatedAt: at };
+  await db.reminderJob.upsert({ where: { userId }, create: { userId, ...fresh }, update: fresh });
+}
+
+/** The member's zone changed: their next reminder is at the hour of the new zone. */
+export async function rescheduleForTimeZone(userId: string, timeZone: string, at: Date = now()): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { reminderOn: true, reminderHour: true } });
+  if (!user?.reminderOn) return;
+  const dueAt = nextReminderAt({ timeZone: timeZoneOrDefault(timeZone), hour: user.reminderHour, after: at });
+  await db.reminderJob.updateMany({ where: { userId }, data: { dueAt, updatedAt: at } });
+}
+
+/** The one-click unsubscribe: off, whoever asks with the account's signed token. */
+export async function turnRemindersOff(userId: string): Promise<void> {
+  await db.user.updateMany({ where: { id: userId }, data: { reminderOn: false } });
+  await db.reminderJob.deleteMany({ where: { userId } });
+}
+
+export type ClaimedReminder = { userId: string; dueAt: Date; attempts: number; lastSentOn: string | null; leaseId: string };
+
+/** Claims up to `limit` due reminders for LEASE_MS. Rows claimed by another worker are never returned. */
+export async function claimDueReminders(at: Date, limit: number = BATCH): Promise<ClaimedReminder[]> {
+  const leaseId = crypto.randomUUID();
+  const leaseUntil = new Date(at.getTime() + LEASE_MS);
+  const rows = await queryRows<Omit<ClaimedReminder, "leaseId">>(sql`
+    UPDATE "ReminderJob" SET "leaseId" = ${leaseId}, "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${at}
+    WHERE "userId" IN (
+      SELECT "userId" FROM "ReminderJob"
+      WHERE "dueAt" <= ${at} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
+      ORDER BY "dueAt" LIMIT ${limit}
+    )
+    AND "dueAt" <= ${at} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
+    RETURNING "userId", "dueAt", "attempts", "lastSentOn"`);
+  return rows.map((row) => ({ ...row, attempts: Number(row.attempts), leaseId }));
+}
+
+/** Done with this day's reminder (sent, or nothing to send): due next at `next`, lease freed. False when the lease was lost. */
+async function finish(job: ClaimedReminder, next: Date, sentOn: string | null, at: Date): Promise<boolean> {
+  const changed = await execute(sql`
+    UPDATE "ReminderJob" SET "dueAt" = ${next}, "leaseId" = NULL, "leaseUntil" = NULL, "attempts" = 0, "lastError" = NULL,
+      "lastSentOn" = ${sentOn ?? job.lastSentOn}, "updatedAt" = ${at}
+    WHERE "userId" = ${job.userId} AND "leaseId" = ${job.leaseId}`);
+  return changed === 1;
+}
+
+/** A failed send: the same reminder again after the backoff. */
+async function retryLater(job: ClaimedReminder, error: string, at: Date): Promise<void> {
+  await execute(sql`
+    UPDATE "ReminderJob" SET "leaseId" = NULL, "leaseUntil" = ${new Date(at.getTime() + retryDelayMs(job.attempts))}, "lastError" = ${error.slice(0, 500)}, "updatedAt" = ${at}
+    WHERE "userId" = ${job.userId} AND "leaseId" = ${job.leaseId}`);
+}
+
+export type Outcome = "sent" | "done-today" | "already-sent" | "day-over" | "no-plan" | "off" | "failed" | "gave-up";
+
+type Send = (email: OutgoingEmail) => Promise<void>;
+
+/** Handles one claimed reminder. */
+export async function handleReminder(job: ClaimedReminder, at: Date, send: Send = sendEmail): Promise<Outcome> {
+  const user = await db.user.findUnique({
+    where: { id: job.userId },
+    select: { email: true, timeZone: true, reminderOn: true, reminderHour: true, activePlanId: true, emailVerifiedAt: true },
+  });
+  if (!user || !user.reminderOn) {
+    await db.reminderJob.deleteMany({ where: { userId: job.userId, leaseId: job.leaseId } });
+    return "off";
+  }
+  const timeZone = timeZoneOrDefault(user.timeZone);
+  const forDate = localDate(job.dueAt, timeZone);
+  const next = nextReminderAt({ timeZone, hour: user.reminderHour, after: at > job.dueAt ? at : job.dueAt });
+  const skip = async (outcome: Outcome) => {
+    await finish(job, next, null, at);
+    return outcome;
+  };
+  if (job.lastSentOn === forDate) return skip("already-sent");
+  // Late (the instance was down, or retries ran past midnight): that day's reminder is moot.
+  if (localDate(at, timeZone) !== forDate) return skip("day-over");
+  const planId = followedPlanId(ownedPlanIds(await entitlementsOf(job.userId, at)), user.activePlanId);
+  const plan = planId ? await getPlan(planId) : null;
+  if (!plan) return skip("no-plan");
+  const streak = await streakData(job.userId, plan._id, forDate);
+  if (streak.doneToday) return skip("done-today");
+
+  const settings = await getSiteSettings();
+  const unsubscribe = unsubscribeLink(job.userId);
+  const message = reminderEmail({ planName: plan.name, streak: streak.currentStreak, routineLink: routineLink(plan._id), unsubscribeLink: unsubscribe, brandName: settings.brandName });
+  try {
+    await send({
+      to: user.email,
+      ...message,
+      link: routineLink(plan._id),
+      headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (job.attempts >= MAX_ATTEMPTS) {
+      logger.error({ err: error, userId: job.userId, attempts: job.attempts }, "[reminders] giving up today's reminder after repeated failures");
+      return skip("gave-up");
+    }
+    logger.error({ err: error, userId: job.userId, attempts: job.attempts }, "[reminders] sending failed; trying again later");
+    await retryLater(job, reason, at);
+    return "failed";
+  }
+  if (!(await finish(job, next, forDate, at))) logger.warn({ userId: job.userId }, "[reminders] lease lapsed while sending; another worker owns the reminder now");
+  return "sent";
+}
+
+/** One pass: claims and handles what is due at `at`, batch after batch. Counts the outcomes. */
+export async function runDueReminders(at: Date = now(), send: Send = sendEmail): Promise<Partial<Record<Outcome, number>>> {
+  const counts: Partial<Record<Outcome, number>> = {};
+  for (;;) {
+    const jobs = await claimDueReminders(at);
+    for (const job of jobs) {
+      const outcome = await handleReminder(job, at, send).catch(async (error) => {
+        // Not sent: the lease lapses and the reminder is tried again.
+        logger.error({ err: error, userId: job.userId }, "[reminders] failed to handle a reminder");
+        return "failed" as const;
+      });
+      counts[outcome] = (counts[outcome] ?? 0) + 1;
+    }
+    if (jobs.length < BATCH) return counts;
+  }
+}
+
+/** Runs due reminders now and then every `everyMs`; returns the function that stops it. */
+export function startReminders(everyMs: number = REMINDERS_EVERY_MS): () => void {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= runDueReminders()
+      .then((counts) => {
+        if (Object.keys(counts).length > 0) logger.info({ reminders: counts }, "[reminders] ran due reminders");
+      })
+      .catch((error) => logger.error({ err: error }, "[reminders] run failed; trying again at the next run"))
+      .finally(() => {
+        running = null;
+      });
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
