@@ -153,11 +153,19 @@ if (!only || only === "funnel") {
     ]),
   };
   const home = await againstBare("/home", member, "Current Streak");
+  // The same member's routine player (the plan /home links to) and profile.
+  const homeHtml = await (await fetch(`${base}/home`, { headers: member })).text();
+  const planPath = /href="(\/plan\/[a-z0-9-]+)"/.exec(homeHtml)?.[1];
+  if (!planPath) throw new Error("/home links to no plan");
+  const player = await againstBare(planPath, member, "Step 1 of");
+  const profile = await againstBare("/profile", member, "Bench Member");
 
   const pages = [
     ["GET /quiz/3 (answers cookie)", quiz],
     ["GET /subscribe (same visitor)", offer],
     ["GET /home (signed-in member)", home],
+    [`GET ${planPath} (signed-in member)`, player],
+    ["GET /profile (signed-in member)", profile],
   ];
   const row = (name, r) =>
     `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${
