@@ -143,7 +143,13 @@ function shutdown(code) {
   if (stopping) return;
   stopping = true;
   stopPruning();
-  server.close(() => build.entry.module.closeDatabase().finally(() => process.exit()));
+  // Queued analytics events are written before the database closes (app/analytics/event-batch.server.ts).
+  server.close(() =>
+    build.entry.module
+      .flushEvents()
+      .then(() => build.entry.module.closeDatabase())
+      .finally(() => process.exit()),
+  );
   server.closeIdleConnections();
   setTimeout(() => process.exit(), 5000).unref();
 }

@@ -24,6 +24,7 @@ export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
 export { closeDatabase } from "./utils/db.server";
+export { flushEvents } from "./analytics/event-batch.server";
 export { refuseRequest } from "./security/request-guard.server";
 
 const ABORT_DELAY = 5_000;
