@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
+import { renderKey, storedRender, storeRender } from "./render/stored-renders.server";
 import { scriptsAfterLoad } from "./utils/scripts-after-load.server";
 import { DATA_CACHE_CONTROL, documentHeaders } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
@@ -54,6 +55,13 @@ export default function handleRequest(
   // Crawlers get the whole page at once; browsers get it streamed as it renders.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const reusable = reusablePage(request, responseStatusCode, remixContext);
+  // The same loader data rendered before: its bytes, with this response's nonce (ADR 21).
+  const key = reusable ? undefined : renderKey(request, responseStatusCode, remixContext, waitForAll);
+  const stored = key ? storedRender(key, nonce) : undefined;
+  if (stored) {
+    for (const [name, value] of Object.entries(documentHeaders(nonce))) responseHeaders.set(name, value);
+    return new Response(stored, { headers: responseHeaders, status: responseStatusCode });
+  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let failed = false;
@@ -68,11 +76,13 @@ export default function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = scriptsAfterLoad();
-          if (reusable) {
+          if (reusable || key) {
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
             body.on("end", () => {
-              if (!failed) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks), nonce);
+              if (failed) return;
+              if (reusable) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks), nonce);
+              else if (key) storeRender(key, Buffer.concat(chunks), nonce);
             });
           }
           body.on("close", () => clearTimeout(timer));

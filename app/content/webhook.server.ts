@@ -5,6 +5,7 @@
  */
 import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { forgetPages } from "~/funnels/page-cache.server";
+import { forgetRenders } from "~/render/stored-renders.server";
 import { env } from "~/utils/env.server";
 import { readBodyText } from "~/utils/form.server";
 import { invalidateContent } from "./content.server";
@@ -40,6 +41,7 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   }
   invalidateContent();
   forgetPages();
+  forgetRenders();
   logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: caches cleared`);
   return json(200, { ok: true });
 }
