@@ -14,7 +14,10 @@ export async function benchQuiz({ base }) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   let requests = 0;
   page.on("request", (request) => {
-    if (!/\/assets\//.test(request.url())) requests++;
+    if (!/\/assets\/|\/favicon\./.test(request.url())) {
+      requests++;
+      if (process.env.BENCH_QUIZ_LOG) console.log(request.method(), request.url());
+    }
   });
   const started = Date.now();
   await page.goto(`${base}/quiz`);
