@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
+import { renderKey, storedRender, storeRender } from "./render/stored-renders.server";
 import { scriptsAfterLoad } from "./utils/scripts-after-load.server";
 import { DATA_CACHE_CONTROL, documentHeaders } from "./security/headers.server";
 import { NonceContext } from "./security/nonce";
@@ -24,6 +25,7 @@ export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
 export { startReminders } from "./reminders/reminders.server";
+export { flushEvents } from "./analytics/event-batch.server";
 export { refuseRequest } from "./security/request-guard.server";
 export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
 export { closeDatabase } from "./utils/sql.server";
@@ -55,6 +57,13 @@ export default function handleRequest(
   // Crawlers get the whole page at once; browsers get it streamed as it renders.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const reusable = reusablePage(request, responseStatusCode, remixContext);
+  // The same loader data rendered before: its bytes, with this response's nonce (ADR 21).
+  const key = reusable ? undefined : renderKey(request, responseStatusCode, remixContext, waitForAll);
+  const stored = key ? storedRender(key, nonce) : undefined;
+  if (stored) {
+    for (const [name, value] of Object.entries(documentHeaders(nonce))) responseHeaders.set(name, value);
+    return new Response(stored, { headers: responseHeaders, status: responseStatusCode });
+  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let failed = false;
@@ -69,11 +78,13 @@ export default function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = scriptsAfterLoad();
-          if (reusable) {
+          if (reusable || key) {
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
             body.on("end", () => {
-              if (!failed) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks), nonce);
+              if (failed) return;
+              if (reusable) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks), nonce);
+              else if (key) storeRender(key, Buffer.concat(chunks), nonce);
             });
           }
           body.on("close", () => clearTimeout(timer));

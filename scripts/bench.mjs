@@ -1,5 +1,5 @@
 // `npm run bench`: server throughput, measured in one run on this machine.
-// `npm run bench -- --only=funnel`, `--only=routine`, `--only=load` or `--only=lighthouse`
+// `npm run bench -- --only=funnel`, `--only=routine`, `--only=load`, `--only=quiz` or `--only=lighthouse`
 // runs one section.
 //
 // GET /quiz/3 (a visitor with two answers saved) on the production server, against a
@@ -13,8 +13,11 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { grantPlan } from "./seed-entitlement.mjs";
 import { benchLighthouse } from "./bench-lighthouse.mjs";
 import { benchLoad } from "./bench-load.mjs";
+import { benchQuiz } from "./bench-quiz.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
 import { codeInMailbox, cookiesAfter } from "./bench-cookies.mjs";
 
@@ -41,7 +44,9 @@ if (only === "routine") {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
-const server = spawn(process.execPath, ["scripts/start.mjs"], {
+// BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops (node --cpu-prof).
+const profileArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const server = spawn(process.execPath, [...profileArgs, "scripts/start.mjs"], {
   env: {
     ...process.env,
     PORT: String(PORT),
@@ -158,12 +163,21 @@ if (!only || only === "funnel") {
       ["/login/check-email", () => new URLSearchParams({ code: codeInMailbox(dataDir, memberEmail) }).toString()],
     ]),
   };
+  // The member owns the skincare plan (as after a purchase): /home shows it, /plan/:id plays it.
+  const writer = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
+  grantPlan(writer, writer.prepare(`SELECT "id" FROM "User" WHERE "email" = ?`).get(memberEmail).id, "clear-healthy-skin");
+  writer.close();
   const home = await againstBare("/home", member, "Current Streak");
+  const planPath = "/plan/clear-healthy-skin";
+  const player = await againstBare(planPath, member, "Routine progress");
+  const profile = await againstBare("/profile", member, memberEmail);
 
   const pages = [
     ["GET /quiz/3 (answers cookie)", quiz],
     ["GET /subscribe (same visitor)", offer],
     ["GET /home (signed-in member)", home],
+    [`GET ${planPath} (signed-in member)`, player],
+    ["GET /profile (signed-in member)", profile],
   ];
   const row = (name, r) =>
     `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${
@@ -214,6 +228,10 @@ if (!only) {
 
 if (!only || only === "load") {
   await benchLoad({ base, dataDir });
+}
+
+if (!only || only === "quiz") {
+  await benchQuiz({ base });
 }
 
 if (!only || only === "lighthouse") {

@@ -2,6 +2,7 @@
  * /admin's data: fetches rows for the pure metrics in ./metrics.ts, the member search, and
  * the role change (confirmed on a second screen, so it works as plain HTML forms).
  */
+import { flushEvents } from "~/analytics/event-batch.server";
 import { data, redirect } from "@remix-run/node";
 import { requireAdmin } from "~/auth/guards.server";
 import { getFunnels } from "~/content/content.server";
@@ -129,6 +130,8 @@ export async function dashboardView(request: Request) {
   const query = (url.searchParams.get("q") ?? "").slice(0, 200);
   const at = now();
   const since = new Date(at.getTime() - period * DAY_MS);
+  // Views still queued in this process count too.
+  await flushEvents();
 
   const [events, funnels, subscriptions, buyers] = await Promise.all([
     db.analyticsEvent.findMany({ where: { createdAt: { gte: since } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),

@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
+import { queueEvent } from "./event-batch.server";
 
 export type EventName =
   | "funnel_viewed"
@@ -42,9 +43,10 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
 }
 
 /**
- * For the offer pages (built with payments): call from their loader when a visitor opens
- * an offer. `funnel` is the funnel that led there, when known.
+ * For the offer pages: call from their loader when a visitor opens an offer. `funnel` is the
+ * funnel that led there, when known. Queued, not awaited (./event-batch.server.ts): a view is
+ * counted, and the page does not wait for the write.
  */
-export function recordOfferViewed(input: { visitorId: string; offer: string; funnel?: string; userId?: string }): Promise<string | null> {
-  return recordEvent({ visitorId: input.visitorId, name: "offer_viewed", funnel: input.funnel, userId: input.userId, props: { offer: input.offer } });
+export function recordOfferViewed(input: { visitorId: string; offer: string; funnel?: string; userId?: string }): string {
+  return queueEvent({ visitorId: input.visitorId, name: "offer_viewed", funnel: input.funnel, userId: input.userId, props: { offer: input.offer } });
 }

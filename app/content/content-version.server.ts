@@ -7,6 +7,7 @@
  * See docs/decisions/0016-instances-share-one-truth.md.
  */
 import { forgetPages } from "~/funnels/page-cache.server";
+import { forgetRenders } from "~/render/stored-renders.server";
 import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
@@ -19,6 +20,7 @@ let seenVersion: number | null = null;
 function clearCaches(): void {
   invalidateContent();
   forgetPages();
+  forgetRenders();
 }
 
 /** The stored version (0 before the first change ever). */

@@ -11,9 +11,17 @@ export type ProfileAction = "manage" | "lifetime" | "upgrade";
 const CYCLE = { monthly: "/month", annual: "/year", single_payment: " one-time" } as const;
 const ACCESS = { monthly: "Monthly Subscription", annual: "Annual Subscription", single_payment: "Lifetime Access" } as const;
 
+/** Made once per time zone: building an Intl.DateTimeFormat costs far more than formatting with one. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 function formatDate(iso: string | null, timeZone: string): string {
   if (!iso) return "—";
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(new Date(iso));
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
 }
 
 export function subscriptionDetails(view: SubscriptionView, timeZone: string): { rows: DetailRow[]; action: ProfileAction } {

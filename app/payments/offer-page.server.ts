@@ -114,7 +114,7 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
   const user = await getUser(request);
   const cookieHeader = request.headers.get("Cookie");
   // The funnel → offer step of the admin's conversion view.
-  await recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId, userId: user?.id });
+  recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId, userId: user?.id });
   const [personal, entitlements] = await Promise.all([personalFor(offer, user, cookieHeader), user ? entitlementsOf(user.id) : []]);
   const owned = ownedEntitlement(entitlements, offer.routinePlan._ref);
   const headers = new Headers();

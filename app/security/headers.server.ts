@@ -6,8 +6,23 @@
 import crypto from "node:crypto";
 import { env } from "~/utils/env.server";
 
+/**
+ * Random bytes for nonces, drawn from the system's CSPRNG 4 KB at a time: one call per 256
+ * nonces instead of one each (a call costs far more than the 16 bytes it returns). Every
+ * nonce takes its own 16 bytes, never reused.
+ */
+const NONCE_BYTES = 16;
+const pool = Buffer.alloc(NONCE_BYTES * 256);
+let poolOffset = pool.length;
+
 export function newNonce(): string {
-  return crypto.randomBytes(16).toString("base64");
+  if (poolOffset === pool.length) {
+    crypto.randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const nonce = pool.toString("base64", poolOffset, poolOffset + NONCE_BYTES);
+  poolOffset += NONCE_BYTES;
+  return nonce;
 }
 
 function origin(url: string): string {

@@ -33,8 +33,14 @@ export class NonceSlots {
   private constructor(
     /** The page's text between nonce occurrences. */
     private readonly pieces: Buffer[],
-    private readonly deflatedPieces: Buffer[],
   ) {}
+
+  /** Deflated on the first gzip response, not when stored: many stored pages are never sent gzip. */
+  private deflated: Buffer[] | undefined;
+  private get deflatedPieces(): Buffer[] {
+    this.deflated ??= this.pieces.map(deflatePiece);
+    return this.deflated;
+  }
 
   /** Cuts `html` wherever `nonce` occurs (its script and style tags carry it). */
   static fromPage(html: Buffer, nonce: string): NonceSlots {
@@ -42,7 +48,7 @@ export class NonceSlots {
       .toString("utf8")
       .split(nonce)
       .map((piece) => Buffer.from(piece, "utf8"));
-    return new NonceSlots(pieces, pieces.map(deflatePiece));
+    return new NonceSlots(pieces);
   }
 
   /** How many places the nonce fills. */

@@ -32,3 +32,11 @@ describe("a stored page gets a fresh nonce per response", () => {
     expect(gzip.length).toBeLessThan(html.length / 20);
   });
 });
+
+describe("newNonce", () => {
+  it("gives 16 random bytes each time, never the same twice, across refills of its pool", () => {
+    const nonces = Array.from({ length: 1_000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
+});

@@ -3,6 +3,7 @@ import { landingAttribution } from "~/analytics/attribution";
 import { pixelBootstrap, purchaseEvent } from "~/analytics/pixel";
 import { rememberLanding } from "~/analytics/visitor.server";
 import { recordOfferViewed } from "~/analytics/events.server";
+import { flushEvents, queuedEventCount } from "~/analytics/event-batch.server";
 import { LegalPage, PartnershipsPage, LandingPage, SiteSettings } from "~/content/types";
 import { backHref } from "~/pages/legal.server";
 import { parseEnv } from "~/utils/env.server";
@@ -48,9 +49,28 @@ describe("rememberLanding", () => {
 describe("recordOfferViewed", () => {
   it("records an offer_viewed event with its offer and funnel", async () => {
     const visitorId = crypto.randomUUID();
-    const id = await recordOfferViewed({ visitorId, offer: "skincare", funnel: "skin" });
-    const row = await db.analyticsEvent.findUniqueOrThrow({ where: { id: id! } });
+    const before = Date.now();
+    const id = recordOfferViewed({ visitorId, offer: "skincare", funnel: "skin" });
+    await flushEvents();
+    const row = await db.analyticsEvent.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ visitorId, name: "offer_viewed", funnel: "skin", props: JSON.stringify({ offer: "skincare" }) });
+    expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+  it("is written off the request path: queued at once, stored by the next flush, none lost", async () => {
+    const visitorId = crypto.randomUUID();
+    const ids = Array.from({ length: 40 }, () => recordOfferViewed({ visitorId, offer: "skincare" }));
+    expect(queuedEventCount()).toBeGreaterThanOrEqual(40);
+    expect(await db.analyticsEvent.count({ where: { visitorId } })).toBe(0);
+    await flushEvents();
+    expect(queuedEventCount()).toBe(0);
+    const rows = await db.analyticsEvent.findMany({ where: { visitorId }, select: { id: true } });
+    expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
+  });
+  it("writes a queued view by itself shortly after, without a flush", async () => {
+    const visitorId = crypto.randomUUID();
+    recordOfferViewed({ visitorId, offer: "skincare" });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await db.analyticsEvent.count({ where: { visitorId } })).toBe(1);
   });
 });
 

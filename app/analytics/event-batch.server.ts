@@ -1,0 +1,75 @@
+/**
+ * Events written in batches, off the request path.
+ *
+ * A page view that only needs to be counted (offer_viewed) should not make the visitor wait
+ * for an INSERT: the event is queued with its id and time taken now, and the queue is written
+ * with one multi-row INSERT at most FLUSH_DELAY_MS later (or as soon as MAX_BATCH events wait).
+ * Nothing is lost on a clean stop: the server flushes before it closes the database
+ * (server.mjs → flushEvents), and readers of the event log in this process (the admin
+ * dashboard) flush first, so they never miss a view that already happened.
+ * A failed write is logged, never thrown: recording never breaks a page.
+ */
+import crypto from "node:crypto";
+import { db } from "~/utils/db.server";
+import { logger } from "~/utils/logger.server";
+import type { EventInput } from "./events.server";
+
+const FLUSH_DELAY_MS = 100;
+const MAX_BATCH = 500;
+
+type EventRow = {
+  id: string;
+  visitorId: string;
+  name: string;
+  funnel?: string;
+  step?: string;
+  props: string;
+  userId?: string;
+  createdAt: Date;
+};
+
+let queue: EventRow[] = [];
+let timer: ReturnType<typeof setTimeout> | undefined;
+/** The write under way, so a flush waits for rows already taken off the queue. */
+let writing: Promise<void> = Promise.resolve();
+
+/** Queues an event for the next batch; answers its id at once. */
+export function queueEvent(event: EventInput): string {
+  const id = crypto.randomUUID();
+  queue.push({
+    id,
+    visitorId: event.visitorId,
+    name: event.name,
+    funnel: event.funnel,
+    step: event.step,
+    props: JSON.stringify(event.props ?? {}),
+    userId: event.userId,
+    createdAt: new Date(),
+  });
+  if (queue.length >= MAX_BATCH) void flushEvents();
+  else timer ??= setTimeout(() => void flushEvents(), FLUSH_DELAY_MS);
+  return id;
+}
+
+/** Writes every queued event; resolves once they (and any write under way) are stored. */
+export function flushEvents(): Promise<void> {
+  clearTimeout(timer);
+  timer = undefined;
+  const rows = queue;
+  queue = [];
+  if (rows.length > 0) writing = writing.then(() => writeRows(rows));
+  return writing;
+}
+
+async function writeRows(rows: EventRow[]): Promise<void> {
+  try {
+    await db.analyticsEvent.createMany({ data: rows });
+  } catch (error) {
+    logger.error({ err: error }, `[analytics] could not record ${rows.length} queued events`);
+  }
+}
+
+/** Events waiting to be written (for tests and the health of the queue). */
+export function queuedEventCount(): number {
+  return queue.length;
+}

@@ -1,0 +1,65 @@
+// The quiz section of `npm run bench` (`npm run bench -- --only=quiz`): the skin quiz answered
+// in a desktop Chromium with JavaScript on, over loopback. For each step, the time from the
+// tap that moves on (the option button of a step that advances by itself, else Continue) to
+// the next step's heading on screen, and the requests that tap caused. A step that advances by
+// itself waits its `autoAdvanceMs` on purpose (the choice is shown first): reported apart.
+// A benchmark, not a test: it reports, it does not fail.
+import { chromium } from "@playwright/test";
+import { chromiumPath } from "./e2e-browser.mjs";
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+export async function benchQuiz({ base }) {
+  const browser = await chromium.launch({ executablePath: chromiumPath() });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  let requests = 0;
+  page.on("request", (request) => {
+    if (!/\/assets\/|\/favicon\./.test(request.url())) {
+      requests++;
+      if (process.env.BENCH_QUIZ_LOG) console.log(request.method(), request.url());
+    }
+  });
+  const started = Date.now();
+  await page.goto(`${base}/quiz`);
+  await page.waitForSelector("html[data-hydrated]");
+  const rows = [];
+  for (let step = 0; step < 40; step++) {
+    const heading = await page.locator("h1").first().textContent();
+    const advance = page.locator("form button[type=submit][name][value]");
+    const choice = page.locator("form input[type=radio], form input[type=checkbox]");
+    let kind;
+    let tap;
+    if ((await advance.count()) > 0) {
+      kind = "advances by itself";
+      tap = () => advance.first().click();
+    } else if ((await choice.count()) > 0) {
+      kind = "Continue";
+      await page.locator("form label:has(input[type=radio]), form label:has(input[type=checkbox])").first().click();
+      tap = () => page.locator("button.continue-button").click();
+    } else if ((await page.locator("form button[type=submit]").count()) > 0 && step === 0) {
+      kind = "intro";
+      tap = () => page.locator("form button[type=submit]").first().click();
+    } else break;
+    requests = 0;
+    const t0 = Date.now();
+    await tap();
+    try {
+      await page.waitForFunction((previous) => document.querySelector("h1")?.textContent !== previous, heading, { polling: "raf", timeout: 10_000 });
+    } catch {
+      break;
+    }
+    rows.push({ kind, ms: Date.now() - t0, requests });
+    if (/\/result|\/analys/.test(page.url())) break;
+  }
+  const total = Date.now() - started;
+  await browser.close();
+  const continueRows = rows.filter((r) => r.kind !== "advances by itself");
+  const advanceRows = rows.filter((r) => r.kind === "advances by itself");
+  console.log(`\nSkin quiz in desktop Chromium, JavaScript on: ${rows.length} steps in ${total} ms\n`);
+  console.log("| tap | steps | median ms | max ms | requests per step (median) |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const [name, list] of [["Continue / intro", continueRows], ["option that advances by itself", advanceRows]])
+    if (list.length)
+      console.log(`| ${name} | ${list.length} | ${median(list.map((r) => r.ms))} | ${Math.max(...list.map((r) => r.ms))} | ${median(list.map((r) => r.requests))} |`);
+  console.log("");
+}
