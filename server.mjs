@@ -15,9 +15,7 @@ const development = process.env.NODE_ENV === "development";
 // An unsupported Node.js, or a database driver built for another one, stops start-up here.
 exitOnRuntimeProblem();
 
-const vite = development
-  ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
-  : undefined;
+const vite = development ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" })) : undefined;
 
 /** The server build: loaded now in production, so bad configuration stops start-up here. */
 async function loadBuild() {
@@ -43,7 +41,7 @@ app.use(compression());
 
 // nosniff, referrer policy, no framing, HSTS in production: on files and pages alike.
 const securityHeaders = build.entry.module.staticSecurityHeaders();
-app.use((req, res, next) => {
+app.use((_req, res, next) => {
   for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
   next();
 });
@@ -65,7 +63,7 @@ if (vite) {
     fs
       .readdirSync("build/client", { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
-      .map((entry) => "/" + path.relative("build/client", path.join(entry.parentPath, entry.name)).split(path.sep).join("/")),
+      .map((entry) => `/${path.relative("build/client", path.join(entry.parentPath, entry.name)).split(path.sep).join("/")}`),
   );
   // A path with broken %-encoding is no file; let the app answer it (the funnel
   // routes send a bad step back to the funnel's start) instead of a bare 400.
@@ -82,14 +80,14 @@ if (vite) {
 
 if (env.testClock && !vite) {
   // Tests only (refused in production): a request may run at another time, see clock.server.ts.
-  app.use((req, res, next) => build.entry.module.withRequestClock(req.headers["x-test-clock-offset-ms"], next));
+  app.use((req, _res, next) => build.entry.module.withRequestClock(req.headers["x-test-clock-offset-ms"], next));
 }
 
 // Every form and endpoint that changes something is rate-limited (429 page when over).
 app.use((req, res, next) => build.entry.module.limitRequests(req, res, next).catch(next));
 
 // Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request.
-app.use(async (req, res, next) => {
+app.use(async (req, _res, next) => {
   const current = vite ? await vite.ssrLoadModule("virtual:remix/server-build") : build;
   current.entry.module.withContentPreview(req.headers.cookie, next);
 });
@@ -111,7 +109,10 @@ app.use((error, req, res, _next) => {
   logger.error({ err: error }, `[server] ${req.method} ${build.entry.module.pathOf(req.originalUrl)}`);
   if (res.headersSent) return res.end();
   const status = error?.status >= 400 && error?.status < 500 ? error.status : 500;
-  res.status(status).type("text/plain").send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
+  res
+    .status(status)
+    .type("text/plain")
+    .send(status === 500 ? "Unexpected Application Error!" : "Bad request.");
 });
 
 let draining = false;
@@ -145,7 +146,9 @@ const server = http.createServer((req, res) => {
 // connections over, and none takes more than its share.
 const ownSocket = cluster.isWorker && process.platform === "linux" && !process.env.NODE_CLUSTER_SCHED_POLICY ? { reusePort: true, exclusive: true } : {};
 server.listen({ port: env.port, host: env.host, backlog: 4096, ...ownSocket }, () => {
-  logger.info(`Glow Coach is listening on http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`);
+  logger.info(
+    `Glow Coach is listening on http://${env.host}:${env.port} (${development ? "development" : "production build"}${env.isProduction ? "" : ", embedded defaults"})`,
+  );
   // The supervisor (scripts/serve.mjs) counts a worker as started from here.
   if (cluster.isWorker) process.send?.({ glowServer: "listening" });
   void build.entry.module.reportReadiness();

@@ -25,7 +25,7 @@ function thirdPartyLicenses(): Plugin {
         packages.set(dir, `${name}@${version}\n\n${license ? fs.readFileSync(path.join(dir, license), "utf8").trim() : "(no license file)"}`);
       }
       if (packages.size === 0) return;
-      this.emitFile({ type: "asset", fileName: "assets/third-party-licenses.txt", source: [...packages.values()].sort().join("\n\n---\n\n") + "\n" });
+      this.emitFile({ type: "asset", fileName: "assets/third-party-licenses.txt", source: `${[...packages.values()].sort().join("\n\n---\n\n")}\n` });
     },
   };
 }

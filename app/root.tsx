@@ -1,15 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useMatches,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { NotFound, UnexpectedError } from "~/components/error-screens";
@@ -26,9 +16,7 @@ import { pixelBootstrap } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
 import { seo } from "~/utils/seo";
 
-export const links: LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });
 
@@ -38,10 +26,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (clear) headers.append("Set-Cookie", clear);
   if (session?.setCookie) headers.append("Set-Cookie", session.setCookie);
   // A purchase session (address not verified yet) shows the menu without the account's pages.
-  const user = session ? { email: session.user.email, initials: initials(session.user.email), role: session.kind === "full" ? session.user.role : "user", verified: session.kind === "full" } : null;
+  const user = session
+    ? {
+        email: session.user.email,
+        initials: initials(session.user.email),
+        role: session.kind === "full" ? session.user.role : "user",
+        verified: session.kind === "full",
+      }
+    : null;
   return data(
     // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
-    { brandName: settings.brandName, supportEmail: settings.supportEmail, footerLinks: settings.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])), user, toast, publicUrl: env.publicUrl, metaPixelId: env.metaPixelId, pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null },
+    {
+      brandName: settings.brandName,
+      supportEmail: settings.supportEmail,
+      footerLinks: settings.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])),
+      user,
+      toast,
+      publicUrl: env.publicUrl,
+      metaPixelId: env.metaPixelId,
+      pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null,
+    },
     { headers },
   );
 }
@@ -70,6 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Stylesheet nonce={nonce} />
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, allowed by this response's CSP nonce */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
         <MetaPixelScript bootstrap={data?.pixelBootstrap ?? null} nonce={nonce} />
       </head>

@@ -214,7 +214,13 @@ async function startApp({ port, dataDir, sessionSecret, workers, databaseUrl }) 
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (server.exitCode !== null) throw new Error("the app did not start");
-    if (await fetch(`${base}/`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 600) throw new Error("the app did not answer");
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -281,21 +287,29 @@ async function measure(setup, app, { dataDir, sessionSecret, databaseUrl, postgr
 
   const ms = (value) => (value === null || value === undefined ? "n/a" : value.toFixed(2));
   console.log(`\n### ${setup.name}\n`);
-  console.log(`| round | wall ms | p50 ms | p99 ms | max ms | app CPU ms / request | ${setup.database === "postgresql" ? "PostgreSQL CPU ms / request | " : ""}answers |`);
+  console.log(
+    `| round | wall ms | p50 ms | p99 ms | max ms | app CPU ms / request | ${setup.database === "postgresql" ? "PostgreSQL CPU ms / request | " : ""}answers |`,
+  );
   console.log(`|---|---:|---:|---:|---:|---:|${setup.database === "postgresql" ? "---:|" : ""}---|`);
   for (const [name, r] of rounds) {
     const answers = [...r.statuses].map(([k, v]) => `${v}× ${k}`).join(", ");
     const database = setup.database === "postgresql" ? ` ${ms(r.cpu[1])} |` : "";
-    console.log(`| ${name} | ${r.wall.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${ms(r.cpu[0])} |${database} ${answers} |`);
+    console.log(
+      `| ${name} | ${r.wall.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${ms(r.cpu[0])} |${database} ${answers} |`,
+    );
   }
   const burst = rounds[1][1];
   const allOk = rounds.slice(1).every(([, r]) => r.statuses.size === 1 && r.statuses.get("303 /home") === members.length);
   const exactlyOnce = afterBursts.rows === members.length && afterBursts.members === members.length && final.rows === members.length;
   const share = (floor.wall / burst.wall) * 100;
   const shareOfFirstTry = (floor.firstWall / burst.wall) * 100;
-  console.log(`\nRows for today: ${final.rows} for ${final.members} members (expected ${members.length} each): ${exactlyOnce ? "each recorded exactly once" : "MISMATCH"}`);
+  console.log(
+    `\nRows for today: ${final.rows} for ${final.members} members (expected ${members.length} each): ${exactlyOnce ? "each recorded exactly once" : "MISMATCH"}`,
+  );
   console.log(`Every request answered 303 → /home: ${allOk ? "yes" : "NO"}`);
-  console.log(`First burst: ${burst.wall.toFixed(0)} ms against the floor's ${floor.wall.toFixed(0)} ms (best of three; first try ${floor.firstWall.toFixed(0)} ms): **${share.toFixed(1)}% of the bare server's rate** (${shareOfFirstTry.toFixed(1)}% of its first try's) (p99 ${burst.p99.toFixed(0)} ms, floor p99 ${floor.p99.toFixed(0)} ms)`);
+  console.log(
+    `First burst: ${burst.wall.toFixed(0)} ms against the floor's ${floor.wall.toFixed(0)} ms (best of three; first try ${floor.firstWall.toFixed(0)} ms): **${share.toFixed(1)}% of the bare server's rate** (${shareOfFirstTry.toFixed(1)}% of its first try's) (p99 ${burst.p99.toFixed(0)} ms, floor p99 ${floor.p99.toFixed(0)} ms)`,
+  );
   return { setup, share, shareOfFirstTry, exactlyOnce, allOk };
 }
 
@@ -319,7 +333,9 @@ export async function benchRoutine({ port }) {
   } finally {
     await postgres?.stop();
   }
-  console.log(`\n| set-up | share of the floor's rate${repeat > 1 ? ` (median of ${repeat}; each run)` : ""} | share of the floor's first try (the earlier method) | rows exactly once | all 303 |`);
+  console.log(
+    `\n| set-up | share of the floor's rate${repeat > 1 ? ` (median of ${repeat}; each run)` : ""} | share of the floor's first try (the earlier method) | rows exactly once | all 303 |`,
+  );
   console.log(`|---|---|---:|---|---|`);
   const medians = [];
   for (const setup of SETUPS) {
@@ -330,7 +346,9 @@ export async function benchRoutine({ port }) {
     medians.push({ setup, median });
     const each = runs.length > 1 ? ` (${runs.map((r) => r.share.toFixed(1)).join(", ")})` : "";
     const firstTries = runs.map((r) => r.shareOfFirstTry).sort((a, b) => a - b);
-    console.log(`| ${setup.name} | **${median.toFixed(1)}%**${each} | ${firstTries[Math.floor(firstTries.length / 2)].toFixed(1)}% | ${runs.every((r) => r.exactlyOnce) ? "yes" : "NO"} | ${runs.every((r) => r.allOk) ? "yes" : "NO"} |`);
+    console.log(
+      `| ${setup.name} | **${median.toFixed(1)}%**${each} | ${firstTries[Math.floor(firstTries.length / 2)].toFixed(1)}% | ${runs.every((r) => r.exactlyOnce) ? "yes" : "NO"} | ${runs.every((r) => r.allOk) ? "yes" : "NO"} |`,
+    );
   }
   const best = medians.reduce((a, b) => (b.median > a.median ? b : a), medians[0]);
   if (best) console.log(`\nBest: ${best.setup.name}, ${best.median.toFixed(1)}% (target ≥ 30%): ${best.median >= 30 ? "met" : "NOT met"}`);

@@ -29,12 +29,9 @@ const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const base = `http://127.0.0.1:${PORT}`;
 
-if (!fs.existsSync("build/server/index.js"))
-  execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+if (!fs.existsSync("build/server/index.js")) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 
-const only = process.argv
-  .find((a) => a.startsWith("--only="))
-  ?.slice("--only=".length);
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 
 // The routine section starts servers of its own, one set-up after another (bench-routine.mjs).
 if (only === "routine") {
@@ -77,27 +74,18 @@ async function waitForServer() {
 
 function run(url, headers, extra = {}) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: CONNECTIONS, duration: DURATION, headers, ...extra },
-      (error, result) => (error ? reject(error) : resolve(result))
-    );
+    autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, ...extra }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
 /** Every request a different query string: the page cache never answers, React renders each time. */
 let n = 0;
 const uncached = {
-  requests: [
-    { setupRequest: (req) => ({ ...req, path: `/quiz/3?render=${n++}` }) },
-  ],
+  requests: [{ setupRequest: (req) => ({ ...req, path: `/quiz/3?render=${n++}` }) }],
 };
 
 function warmUp(url, headers) {
-  return new Promise((resolve, reject) =>
-    autocannon({ url, connections: 10, duration: 2, headers }, (e) =>
-      e ? reject(e) : resolve()
-    )
-  );
+  return new Promise((resolve, reject) => autocannon({ url, connections: 10, duration: 2, headers }, (e) => (e ? reject(e) : resolve())));
 }
 
 await waitForServer();
@@ -110,9 +98,8 @@ async function againstBare(pathname, headers, mustShow) {
   });
   if (page.status !== 200) throw new Error(`GET ${pathname}: ${page.status}`);
   const html = Buffer.from(await page.arrayBuffer());
-  if (!html.includes(mustShow))
-    throw new Error(`GET ${pathname} did not show "${mustShow}"`);
-  const bare = http.createServer((req, res) => {
+  if (!html.includes(mustShow)) throw new Error(`GET ${pathname} did not show "${mustShow}"`);
+  const bare = http.createServer((_req, res) => {
     res.writeHead(200, {
       "Content-Type": "text/html; charset=utf-8",
       "Content-Length": html.length,
@@ -121,10 +108,7 @@ async function againstBare(pathname, headers, mustShow) {
   });
   await new Promise((r) => bare.listen(BARE_PORT, "127.0.0.1", r));
   await warmUp(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
-  const bareResult = await run(
-    `http://127.0.0.1:${BARE_PORT}${pathname}`,
-    headers
-  );
+  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
   bare.close();
   await warmUp(`${base}${pathname}`, headers);
   const ours = await run(`${base}${pathname}`, headers);
@@ -140,11 +124,7 @@ if (!only || only === "funnel") {
   const visitor = { cookie: await cookiesAfter(base, quizPosts) };
   const quiz = await againstBare("/quiz/3", visitor, "Step 3 of 12");
   const rendered = await run(`${base}/quiz/3`, visitor, uncached);
-  const offer = await againstBare(
-    "/subscribe",
-    visitor,
-    "Unlock My Clear Skin Plan"
-  );
+  const offer = await againstBare("/subscribe", visitor, "Unlock My Clear Skin Plan");
   // A visitor who takes the quiz, signs up and confirms the address with the e-mail's code:
   // /home as a signed-in member (rendered per member, never cached).
   const memberEmail = `bench-home-${Date.now()}@glowcoach.test`;
@@ -179,45 +159,25 @@ if (!only || only === "funnel") {
     [`GET ${planPath} (signed-in member)`, player],
     ["GET /profile (signed-in member)", profile],
   ];
-  const row = (name, r) =>
-    `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${
-      r.latency.p99
-    } | ${r.non2xx + r.errors} |`;
-  console.log(
-    `\n${CONNECTIONS} connections, ${DURATION} s each, node ${
-      process.version
-    }, ${os.cpus().length} cores\n`
-  );
+  const row = (name, r) => `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`;
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}, ${os.cpus().length} cores\n`);
   console.log("| server | req/s (mean) | p50 ms | p99 ms | non-2xx + errors |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [name, { bytes, bareResult, ours }] of pages) {
-    console.log(
-      row(
-        `bare node:http, the same ${bytes} bytes as ${name.split(" ")[1]}`,
-        bareResult
-      )
-    );
+    console.log(row(`bare node:http, the same ${bytes} bytes as ${name.split(" ")[1]}`, bareResult));
     console.log(row(`Glow Coach ${name}`, ours));
   }
-  console.log(
-    row("Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered)
-  );
+  console.log(row("Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered));
   console.log("");
   for (const [name, { bareResult, ours }] of pages) {
     const ratio = ours.requests.average / bareResult.requests.average;
-    const met =
-      ratio >= 0.3 && ours.latency.p99 <= 50 && ours.errors + ours.non2xx === 0;
-    console.log(
-      `${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${
-        ours.latency.p99
-      } ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}`
-    );
+    const met = ratio >= 0.3 && ours.latency.p99 <= 50 && ours.errors + ours.non2xx === 0;
+    console.log(`${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${ours.latency.p99} ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}`);
   }
   console.log(
-    `Full render on every request: ${(
-      (rendered.requests.average / quiz.bareResult.requests.average) *
-      100
-    ).toFixed(1)}% of bare, p99 ${rendered.latency.p99} ms`
+    `Full render on every request: ${((rendered.requests.average / quiz.bareResult.requests.average) * 100).toFixed(
+      1,
+    )}% of bare, p99 ${rendered.latency.p99} ms`,
   );
 }
 

@@ -119,7 +119,9 @@ function stepLabel(doc: unknown, index: number): string {
 function funnelPaths(doc: unknown): string[] {
   const route = property(doc, "route");
   if (typeof route !== "string") return [];
-  const ids = rawSteps(doc).map((step) => property(step, "id")).filter((id): id is string => typeof id === "string");
+  const ids = rawSteps(doc)
+    .map((step) => property(step, "id"))
+    .filter((id): id is string => typeof id === "string");
   return [route, ...ids.map((id) => `${route}/${id}`)];
 }
 
@@ -201,7 +203,10 @@ function graphProblems({ file, funnel }: Resolved): Problem[] {
 
   const entry = funnel.steps[0].id;
   const reachable = closure([entry], (id) => targets.get(id) ?? []);
-  const canExit = closure(funnel.steps.filter(isExit).map((step) => step.id), (id) => sources.get(id) ?? []);
+  const canExit = closure(
+    funnel.steps.filter(isExit).map((step) => step.id),
+    (id) => sources.get(id) ?? [],
+  );
   return funnel.steps.flatMap((step): Problem[] => {
     if (!reachable.has(step.id)) return [{ file, step: step.id, message: `unreachable: no branch leads here from the first step "${entry}"` }];
     if (!canExit.has(step.id)) {
@@ -219,11 +224,13 @@ function questionsOf(funnel: Funnel) {
 }
 
 function ruleProblems({ file, funnel }: Resolved): Problem[] {
-  const singleChoice = new Set(questionsOf(funnel).filter((q) => q.select === "one").map((q) => q.field));
+  const singleChoice = new Set(
+    questionsOf(funnel)
+      .filter((q) => q.select === "one")
+      .map((q) => q.field),
+  );
   return funnel.steps.flatMap((step) =>
-    step.type === "insight" || step.type === "result"
-      ? pickProblems(step.pick, singleChoice).map((message) => ({ file, step: step.id, message }))
-      : [],
+    step.type === "insight" || step.type === "result" ? pickProblems(step.pick, singleChoice).map((message) => ({ file, step: step.id, message })) : [],
   );
 }
 
@@ -278,7 +285,7 @@ function impliedBy(condition: Condition, conditions: Condition[]): boolean {
 }
 
 function implies(c: Condition, then: Condition): boolean {
-  if (then.anyOf) return c.anyOf !== undefined && c.anyOf.every((value) => then.anyOf!.includes(value));
+  if (then.anyOf) return c.anyOf?.every((value) => then.anyOf!.includes(value)) ?? false;
   // An anyOf only holds for a chosen value, so the field is answered.
   if (then.answered) return c.anyOf !== undefined || c.answered === true;
   return c.answered === false;
@@ -434,7 +441,11 @@ export function lintPlanRules(plan: PlanRules, funnels: readonly Funnel[]): Funn
     for (const message of pickProblems({ rules: rules.map((rule) => ({ when: rule.when, insight: { _ref: "" } })), otherwise: { _ref: "" } }, singleChoice)) {
       const inner = /^pick\.rules\.(\d+) (.*)$/s.exec(message);
       // Rules are counted from 1 in messages, as an editor sees the list.
-      if (inner) problems.push({ path: [...path, Number(inner[1])], message: `rule ${Number(inner[1]) + 1} ${inner[2].replace(/pick\.rules\.(\d+)/g, (_all, n: string) => `rule ${Number(n) + 1}`)}` });
+      if (inner)
+        problems.push({
+          path: [...path, Number(inner[1])],
+          message: `rule ${Number(inner[1]) + 1} ${inner[2].replace(/pick\.rules\.(\d+)/g, (_all, n: string) => `rule ${Number(n) + 1}`)}`,
+        });
     }
     return problems;
   });

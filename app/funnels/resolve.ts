@@ -2,7 +2,7 @@
  * Turns a stored funnel document into the funnel the engine runs: shared question
  * documents are put in place of their references, then the whole funnel is checked.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { Funnel, FunnelDocument, Question } from "./schema";
 
 export type ResolveResult = { ok: true; funnel: Funnel } | { ok: false; problems: string[] };

@@ -46,7 +46,8 @@ export async function pruneExpiredData(at: Date = now()): Promise<Pruned> {
     (ids) => db.rateLimitHit.deleteMany({ where: { id: { in: ids } } }),
   );
   const rateLimitKeys = await deleteInBatches(
-    (take) => db.rateLimitKey.findMany({ where: { updatedAt: { lte: hitsBefore } }, select: { key: true }, take }).then((rows) => rows.map((row) => ({ id: row.key }))),
+    (take) =>
+      db.rateLimitKey.findMany({ where: { updatedAt: { lte: hitsBefore } }, select: { key: true }, take }).then((rows) => rows.map((row) => ({ id: row.key }))),
     (keys) => db.rateLimitKey.deleteMany({ where: { key: { in: keys } } }),
   );
   return { sessions, loginTokens, rateLimitHits, rateLimitKeys };
@@ -54,6 +55,7 @@ export async function pruneExpiredData(at: Date = now()): Promise<Pruned> {
 
 /** Prunes now and then every `everyMs`; returns the function that stops it. */
 export function startPruning(everyMs: number = PRUNE_EVERY_MS): () => void {
+  // biome-ignore lint/correctness/noUnusedVariables: read by `??=` below, so one run at a time
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= pruneExpiredData()

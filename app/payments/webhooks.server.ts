@@ -13,7 +13,15 @@
  */
 import { z } from "zod";
 import { accountForPurchase } from "~/auth/users.server";
-import { applyEntitlementChange, entitlementsOf, entitlementsOfCustomer, findEntitlement, type EntitlementChange, type EntitlementView, type Tier } from "~/billing/entitlements.server";
+import {
+  applyEntitlementChange,
+  entitlementsOf,
+  entitlementsOfCustomer,
+  findEntitlement,
+  type EntitlementChange,
+  type EntitlementView,
+  type Tier,
+} from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
@@ -68,7 +76,12 @@ const SubscriptionObject = z.object({
         z.object({
           current_period_end: z.number().int().nullish(),
           price: z
-            .object({ unit_amount: z.number().int().nullish(), currency: z.string().nullish(), recurring: z.object({ interval: z.string() }).nullish(), metadata: Metadata })
+            .object({
+              unit_amount: z.number().int().nullish(),
+              currency: z.string().nullish(),
+              recurring: z.object({ interval: z.string() }).nullish(),
+              metadata: Metadata,
+            })
             .nullish(),
         }),
       ),
@@ -185,7 +198,13 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
       if (!offer) return "not one of our plans";
       const userId = await userIdForCustomer(sub.customer);
       if (!userId) throw new RetryLater(`no account for subscription ${sub.id}`);
-      const identity = { userId, offerId: offer.offerId, routinePlanId: offer.routinePlan._ref, stripeCustomerId: sub.customer ?? null, stripeSubscriptionId: sub.id };
+      const identity = {
+        userId,
+        offerId: offer.offerId,
+        routinePlanId: offer.routinePlan._ref,
+        stripeCustomerId: sub.customer ?? null,
+        stripeSubscriptionId: sub.id,
+      };
       const { result } = await applyEntitlementChange(identity, change);
       return result === "incomplete" ? "not one of our plans" : result;
     }
@@ -200,7 +219,9 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
       const periodEnd = Math.max(0, ...(invoice.lines?.data ?? []).map((line) => line.period?.end ?? 0));
       const reason = `stripe:${type}`;
       const change: EntitlementChange =
-        type === "invoice.paid" ? { at, reason, status: "active", ...(periodEnd ? { currentPeriodEnd: new Date(periodEnd * 1000) } : {}) } : { at, reason, status: "past_due" };
+        type === "invoice.paid"
+          ? { at, reason, status: "active", ...(periodEnd ? { currentPeriodEnd: new Date(periodEnd * 1000) } : {}) }
+          : { at, reason, status: "past_due" };
       return (await applyEntitlementChange({ id: known.id }, change)).result;
     }
     case "charge.refunded": {
@@ -208,7 +229,8 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
       if (!charge.refunded) return "partial refund";
       // The payment names the purchase; older charges are found by customer, then by e-mail.
       let target: EntitlementView | null = charge.payment_intent ? await findEntitlement({ stripePaymentIntentId: charge.payment_intent }) : null;
-      const lifetime = (list: EntitlementView[]) => list.find((e) => e.tier === "single_payment" && e.status === "active") ?? list.find((e) => e.tier === "single_payment") ?? null;
+      const lifetime = (list: EntitlementView[]) =>
+        list.find((e) => e.tier === "single_payment" && e.status === "active") ?? list.find((e) => e.tier === "single_payment") ?? null;
       if (!target && charge.customer) target = lifetime(await entitlementsOfCustomer(charge.customer));
       const email = charge.billing_details?.email ?? charge.receipt_email;
       if (!target && email) {
@@ -230,7 +252,7 @@ export async function handleStripeWebhook(payload: string, signature: string | n
   if (!secret) return { status: 404, body: "Stripe webhooks are not configured." };
   if (!signature) return { status: 400, body: "Missing Stripe-Signature header." };
 
-  let event;
+  let event: ReturnType<typeof verifyWebhook>;
   try {
     event = verifyWebhook(payload, signature, secret);
   } catch (error) {

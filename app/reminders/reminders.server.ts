@@ -119,7 +119,7 @@ export async function handleReminder(job: ClaimedReminder, at: Date, send: Send 
     where: { id: job.userId },
     select: { email: true, timeZone: true, reminderOn: true, reminderHour: true, activePlanId: true, emailVerifiedAt: true },
   });
-  if (!user || !user.reminderOn) {
+  if (!user?.reminderOn) {
     await db.reminderJob.deleteMany({ where: { userId: job.userId, leaseId: job.leaseId } });
     return "off";
   }
@@ -141,7 +141,13 @@ export async function handleReminder(job: ClaimedReminder, at: Date, send: Send 
 
   const settings = await getSiteSettings();
   const unsubscribe = unsubscribeLink(job.userId);
-  const message = reminderEmail({ planName: plan.name, streak: streak.currentStreak, routineLink: routineLink(plan._id), unsubscribeLink: unsubscribe, brandName: settings.brandName });
+  const message = reminderEmail({
+    planName: plan.name,
+    streak: streak.currentStreak,
+    routineLink: routineLink(plan._id),
+    unsubscribeLink: unsubscribe,
+    brandName: settings.brandName,
+  });
   try {
     await send({
       to: user.email,
@@ -159,7 +165,8 @@ export async function handleReminder(job: ClaimedReminder, at: Date, send: Send 
     await retryLater(job, reason, at);
     return "failed";
   }
-  if (!(await finish(job, next, forDate, at))) logger.warn({ userId: job.userId }, "[reminders] lease lapsed while sending; another worker owns the reminder now");
+  if (!(await finish(job, next, forDate, at)))
+    logger.warn({ userId: job.userId }, "[reminders] lease lapsed while sending; another worker owns the reminder now");
   return "sent";
 }
 
@@ -182,6 +189,7 @@ export async function runDueReminders(at: Date = now(), send: Send = sendEmail):
 
 /** Runs due reminders now and then every `everyMs`; returns the function that stops it. */
 export function startReminders(everyMs: number = REMINDERS_EVERY_MS): () => void {
+  // biome-ignore lint/correctness/noUnusedVariables: read by `??=` below, so one run at a time
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= runDueReminders()

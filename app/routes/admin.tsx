@@ -12,7 +12,8 @@ import { PERIODS, percent } from "~/admin/format";
 import { FormAlert } from "~/components/ui/form";
 import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Admin · Glow Coach", description: "Funnels, revenue, retention and members at a glance.", noindex: true });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Admin · Glow Coach", description: "Funnels, revenue, retention and members at a glance.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return dashboardView(request);
@@ -42,6 +43,8 @@ function Panel({ id, title, children, aside }: { id: string; title: string; chil
 /** A chart or table that scrolls sideways on a phone: a focusable region, so the keyboard can scroll it too. */
 function ScrollX({ label, className, children }: { label: string; className: string; children: ReactNode }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a scrollable table wrapper, focusable so keyboard users can scroll it (a <section> would add a landmark per table)
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: as above, scrollable regions must be reachable by keyboard
     <div role="region" aria-label={label} tabIndex={0} className={`${className} overflow-x-auto`}>
       {children}
     </div>
@@ -100,26 +103,33 @@ export default function Admin() {
 
       <Panel id="funnels" title="Funnels" aside={<span className="text-sm text-muted">Distinct visitors, last {period} days</span>}>
         <ul className="mt-5 space-y-5">
-          {funnels.filter((funnel) => funnel.views > 0).map((funnel) => (
-            <li key={funnel.id} className="rounded-2xl border border-line p-4 sm:p-5" data-testid={`funnel-${funnel.id}`}>
-              <h3 className="text-lg font-semibold">{funnel.title}</h3>
-              <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
-                <Stat label="Views" value={funnel.views} testId="views" />
-                <Stat label="Completions" value={funnel.completions} note={`${percent(funnel.rates.completion)} of views`} testId="completions" />
-                <Stat label="Checkouts" value={funnel.checkouts} note={`${percent(funnel.rates.checkout)} of completions`} testId="checkouts" />
-                <Stat label="Purchases" value={funnel.purchases} note={`${percent(funnel.rates.purchase)} of checkouts · ${percent(funnel.rates.overall)} of views`} testId="purchases" />
-              </dl>
-              {funnel.views > 0 ? (
-                <details className="mt-4" open={funnel.id === funnels[0]?.id}>
-                  <summary className="cursor-pointer text-sm font-semibold text-rose-700">Drop-off by step</summary>
-                  {/* Scrolls sideways on a phone rather than shrinking the labels to nothing. */}
-                  <ScrollX label={`${funnel.title}: drop-off by step`} className="mt-3">
-                    <DropOffChart title={funnel.title} steps={funnel.steps} />
-                  </ScrollX>
-                </details>
-              ) : null}
-            </li>
-          ))}
+          {funnels
+            .filter((funnel) => funnel.views > 0)
+            .map((funnel) => (
+              <li key={funnel.id} className="rounded-2xl border border-line p-4 sm:p-5" data-testid={`funnel-${funnel.id}`}>
+                <h3 className="text-lg font-semibold">{funnel.title}</h3>
+                <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+                  <Stat label="Views" value={funnel.views} testId="views" />
+                  <Stat label="Completions" value={funnel.completions} note={`${percent(funnel.rates.completion)} of views`} testId="completions" />
+                  <Stat label="Checkouts" value={funnel.checkouts} note={`${percent(funnel.rates.checkout)} of completions`} testId="checkouts" />
+                  <Stat
+                    label="Purchases"
+                    value={funnel.purchases}
+                    note={`${percent(funnel.rates.purchase)} of checkouts · ${percent(funnel.rates.overall)} of views`}
+                    testId="purchases"
+                  />
+                </dl>
+                {funnel.views > 0 ? (
+                  <details className="mt-4" open={funnel.id === funnels[0]?.id}>
+                    <summary className="cursor-pointer text-sm font-semibold text-rose-700">Drop-off by step</summary>
+                    {/* Scrolls sideways on a phone rather than shrinking the labels to nothing. */}
+                    <ScrollX label={`${funnel.title}: drop-off by step`} className="mt-3">
+                      <DropOffChart title={funnel.title} steps={funnel.steps} />
+                    </ScrollX>
+                  </details>
+                ) : null}
+              </li>
+            ))}
         </ul>
         {funnels.some((funnel) => funnel.views === 0) ? (
           <>
@@ -175,7 +185,8 @@ export default function Admin() {
 
       <Panel id="retention" title="Retention">
         <p className="mt-1 text-sm text-muted">
-          Buyers from each funnel who completed the routine on days 1-7 and 22-30 after buying (day 1 is the day of purchase). Only buyers for whom the whole window has passed count.
+          Buyers from each funnel who completed the routine on days 1-7 and 22-30 after buying (day 1 is the day of purchase). Only buyers for whom the whole
+          window has passed count.
         </p>
         {retention.length ? (
           <ScrollX label="Retention by funnel" className="mt-4">
@@ -192,10 +203,16 @@ export default function Admin() {
                   <tr key={row.funnel ?? "none"} className="border-t border-line" data-funnel={row.funnel ?? "none"}>
                     <td className="py-2 pr-4 font-medium">{row.title}</td>
                     <td className="py-2 pr-4 text-right">
-                      {percent(row.week1.share)} <span className="text-muted">({row.week1.active} of {row.week1.eligible})</span>
+                      {percent(row.week1.share)}{" "}
+                      <span className="text-muted">
+                        ({row.week1.active} of {row.week1.eligible})
+                      </span>
                     </td>
                     <td className="py-2 text-right">
-                      {percent(row.month.share)} <span className="text-muted">({row.month.active} of {row.month.eligible})</span>
+                      {percent(row.month.share)}{" "}
+                      <span className="text-muted">
+                        ({row.month.active} of {row.month.eligible})
+                      </span>
                     </td>
                   </tr>
                 ))}
@@ -226,7 +243,11 @@ export default function Admin() {
             Search
           </button>
         </Form>
-        {actionData && "error" in actionData ? <div className="mt-4"><FormAlert>{actionData.error}</FormAlert></div> : null}
+        {actionData && "error" in actionData ? (
+          <div className="mt-4">
+            <FormAlert>{actionData.error}</FormAlert>
+          </div>
+        ) : null}
         {confirm ? (
           <div className="mt-5 rounded-2xl border-2 border-rose-200 bg-rose-50 p-5" role="alertdialog" aria-labelledby="confirm-heading">
             <h3 id="confirm-heading" className="font-semibold">
@@ -274,7 +295,13 @@ export default function Admin() {
                           <span className="block text-xs text-muted">
                             Came from{" "}
                             <span data-testid="source">
-                              {[m.source.funnel ?? "No funnel", m.source.answers ? `${m.source.answers} answers` : null, m.source.utmSource ?? m.source.referrer].filter(Boolean).join(" · ")}
+                              {[
+                                m.source.funnel ?? "No funnel",
+                                m.source.answers ? `${m.source.answers} answers` : null,
+                                m.source.utmSource ?? m.source.referrer,
+                              ]
+                                .filter(Boolean)
+                                .join(" · ")}
                             </span>
                           </span>
                         ) : null}

@@ -1,5 +1,5 @@
 /** /completion: the end of the tutorial (signed in, else /email-instructions). */
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CheckIcon, ShieldIcon, SparkleIcon } from "~/components/ui/icons";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
@@ -9,7 +9,8 @@ import { seo } from "~/utils/seo";
 
 export const handle: RouteHandle = { siteFooter: false };
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Congratulations! · Glow Coach", description: "You completed your routine tutorial.", noindex: true });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Congratulations! · Glow Coach", description: "You completed your routine tutorial.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return completionView(request);

@@ -1,5 +1,5 @@
 /** /dev/mailbox: the e-mails the dev mailbox saved instead of sending, newest first. */
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { displayTime, listMessages } from "~/email/dev-mailbox.server";
 import { visibleMailboxDir } from "~/email/mailer.server";
@@ -13,7 +13,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The messages hold sign-in links: keep them out of every cache.
   return { messages };
 }
-
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Mailbox · Glow Coach", description: "E-mails the app sent on this machine.", noindex: true });
 
@@ -31,7 +30,10 @@ export default function Mailbox() {
           <ul className="card mt-6 divide-y divide-line overflow-hidden">
             {messages.map((message) => (
               <li key={message.id}>
-                <Link to={`/dev/mailbox/${message.id}`} className="grid gap-1 px-5 py-4 transition-colors hover:bg-rose-50 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-5">
+                <Link
+                  to={`/dev/mailbox/${message.id}`}
+                  className="grid gap-1 px-5 py-4 transition-colors hover:bg-rose-50 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-5"
+                >
                   <time dateTime={message.createdAt} className="text-sm tabular-nums text-muted sm:pt-0.5">
                     {message.time}
                   </time>

@@ -2,7 +2,7 @@
  * /dev/mailbox/:id: one saved e-mail. (The "_" keeps it from nesting inside the list page.)
  * The HTML part is shown in a sandboxed frame, so its markup and styles cannot touch the app.
  */
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { displayTime, readMessage } from "~/email/dev-mailbox.server";
 import { visibleMailboxDir } from "~/email/mailer.server";
@@ -18,9 +18,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { message: { ...message, time: displayTime(message.createdAt) } };
 }
 
-
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: `${args.data?.message.subject ?? "Message"} · Mailbox · Glow Coach`, description: "An e-mail the app sent on this machine.", noindex: true });
+  seo(args, {
+    title: `${args.data?.message.subject ?? "Message"} · Mailbox · Glow Coach`,
+    description: "An e-mail the app sent on this machine.",
+    noindex: true,
+  });
 
 export default function MailboxMessage() {
   const { message } = useLoaderData<typeof loader>();

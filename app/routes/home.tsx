@@ -3,7 +3,7 @@
  * card with the streak and this week, 'Do Today's Routine', the plan's cards, a picker for
  * members with several plans, and the bottom navigation.
  */
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { FormAlert } from "~/components/ui/form";
@@ -41,13 +41,22 @@ export default function Home() {
   return <MemberHome view={view} />;
 }
 
-function GuestHome({ guest, trustFooter }: { guest: { title: string; text: string; signInLabel: string; quizLabel: string; quizHref: string }; trustFooter: string }) {
+function GuestHome({
+  guest,
+  trustFooter,
+}: {
+  guest: { title: string; text: string; signInLabel: string; quizLabel: string; quizHref: string };
+  trustFooter: string;
+}) {
   return (
     <div className="flex flex-1 flex-col">
       <div className="mx-auto w-full max-w-3xl flex-1 px-5 pt-6 sm:pt-10">
         <section className="card overflow-hidden" aria-labelledby="guest-title">
           <div className="bg-gradient-to-br from-rose-50 via-white to-sand/60 px-5 py-8 text-center sm:px-10 sm:py-12">
-            <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-white text-rose-600 shadow-soft ring-1 ring-rose-100" aria-hidden="true">
+            <span
+              className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-white text-rose-600 shadow-soft ring-1 ring-rose-100"
+              aria-hidden="true"
+            >
               <SparkleIcon className="h-7 w-7" />
             </span>
             <h1 id="guest-title" className="mt-5 text-3xl font-semibold sm:text-4xl">
@@ -136,12 +145,27 @@ function MemberHome({ view }: { view: MemberView }) {
                     data-today={day.isToday ? "true" : undefined}
                     aria-label={`${day.name}${day.isToday ? " (today)" : ""}: ${day.completed ? "completed" : day.frozen ? "streak freeze used" : "not completed"}`}
                     className={`flex aspect-square w-full max-w-11 items-center justify-center rounded-full border-2 transition-colors ${
-                      day.completed ? "border-rose-500 bg-rose-500 text-white" : day.frozen ? "border-sky-400 bg-sky-100 text-sky-700" : day.isToday ? "border-rose-500 bg-white" : "border-line bg-white"
+                      day.completed
+                        ? "border-rose-500 bg-rose-500 text-white"
+                        : day.frozen
+                          ? "border-sky-400 bg-sky-100 text-sky-700"
+                          : day.isToday
+                            ? "border-rose-500 bg-white"
+                            : "border-line bg-white"
                     } ${day.isToday ? "ring-4 ring-rose-100" : ""}`}
                     role="img"
                   >
                     {day.completed ? (
-                      <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                      <svg
+                        viewBox="0 0 24 24"
+                        className="h-4 w-4"
+                        fill="none"
+                        stroke="currentColor"
+                        strokeWidth="3"
+                        strokeLinecap="round"
+                        strokeLinejoin="round"
+                        aria-hidden="true"
+                      >
                         <path d="m5 12.5 4.5 4.5L19 7.5" />
                       </svg>
                     ) : day.frozen ? (
@@ -196,7 +220,10 @@ function MemberHome({ view }: { view: MemberView }) {
               {picker.plans.map((owned) => (
                 <li key={owned.id}>
                   {owned.id === picker.current ? (
-                    <p className="flex items-center justify-between gap-3 rounded-2xl border-2 border-rose-500 bg-rose-50 px-4 py-3 font-semibold" aria-current="true">
+                    <p
+                      className="flex items-center justify-between gap-3 rounded-2xl border-2 border-rose-500 bg-rose-50 px-4 py-3 font-semibold"
+                      aria-current="true"
+                    >
                       {owned.name}
                       <span className="inline-flex items-center gap-1 text-sm text-rose-700">
                         <CheckIcon className="h-4 w-4" /> Following
@@ -206,7 +233,10 @@ function MemberHome({ view }: { view: MemberView }) {
                     <Form method="post" className="grid">
                       <input type="hidden" name="intent" value="choose-plan" />
                       <input type="hidden" name="planId" value={owned.id} />
-                      <button type="submit" className="flex items-center justify-between gap-3 rounded-2xl border-2 border-line bg-white px-4 py-3 text-left font-semibold hover:border-rose-200">
+                      <button
+                        type="submit"
+                        className="flex items-center justify-between gap-3 rounded-2xl border-2 border-line bg-white px-4 py-3 text-left font-semibold hover:border-rose-200"
+                      >
                         {owned.name}
                         <span className="text-sm text-rose-700">Follow this plan</span>
                       </button>
@@ -242,7 +272,16 @@ function MemberHome({ view }: { view: MemberView }) {
 /** A streak freeze: a missed day it covered, and the freezes a member holds. */
 function SnowflakeIcon({ className }: { className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className={className}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M12 2v20M4.93 6l14.14 12M19.07 6 4.93 18M9 4l3 2 3-2M9 20l3-2 3 2" />
     </svg>
   );

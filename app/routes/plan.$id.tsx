@@ -2,7 +2,7 @@
  * /plan/:id, the daily routine player (signed in, else /login). Plain forms: completing a
  * step and finishing work without JavaScript; ?step=n is the current step.
  */
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon, SparkleIcon } from "~/components/ui/icons";
 import { FormAlert } from "~/components/ui/form";
@@ -70,7 +70,11 @@ export default function PlanPlayer() {
 
         <figure className={`card mt-5 overflow-hidden ${step.video ? "" : "relative"}`}>
           <VideoOrPicture video={step.video} image={step.image} className="aspect-[8/5] h-auto w-full" />
-          <figcaption className={step.video ? "p-4 sm:p-5" : "m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur"}>
+          <figcaption
+            className={
+              step.video ? "p-4 sm:p-5" : "m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur"
+            }
+          >
             {step.video ? (
               <p className="flex items-center justify-between gap-3 text-sm font-semibold text-rose-700">
                 <span>Video Tutorial · {step.video.title}</span>

@@ -59,7 +59,16 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function RefreshIcon({ spinning }: { spinning: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" className={`h-4 w-4 ${spinning ? "animate-spin" : ""}`} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className={`h-4 w-4 ${spinning ? "animate-spin" : ""}`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M20 12a8 8 0 1 1-2.3-5.6M20 4v5h-5" />
     </svg>
   );
@@ -73,7 +82,10 @@ export default function Profile() {
   return (
     <div className="mx-auto w-full max-w-xl px-5 pb-16 pt-8 sm:pt-12">
       <div className="flex flex-col items-center text-center">
-        <span className="flex h-20 w-20 items-center justify-center rounded-full bg-rose-600 font-display text-3xl font-semibold text-white shadow-soft" aria-hidden="true">
+        <span
+          className="flex h-20 w-20 items-center justify-center rounded-full bg-rose-600 font-display text-3xl font-semibold text-white shadow-soft"
+          aria-hidden="true"
+        >
           {initial}
         </span>
         <h1 className="mt-4 text-3xl font-semibold">Your Profile</h1>
@@ -92,7 +104,11 @@ export default function Profile() {
             {/* A GET to this page runs the loader again: a fresh subscription check, also without JavaScript. */}
             {i === 0 ? (
               <Form method="get" action="/profile">
-                <button type="submit" className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm font-semibold text-muted hover:border-rose-200 hover:text-rose-700" aria-label="Refresh subscription details">
+                <button
+                  type="submit"
+                  className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm font-semibold text-muted hover:border-rose-200 hover:text-rose-700"
+                  aria-label="Refresh subscription details"
+                >
                   <RefreshIcon spinning={refreshing} /> Refresh
                 </button>
               </Form>
@@ -110,7 +126,7 @@ export default function Profile() {
           <div className="mt-5">
             {card.action === "manage" ? (
               // The billing portal (payments) opens in a new tab; a plain form so it needs no JavaScript.
-              <form method="post" action="/billing/portal" target="_blank">
+              <form method="post" action="/billing/portal" target="_blank" rel="noopener">
                 {card.id ? <input type="hidden" name="entitlement" value={card.id} /> : null}
                 <button type="submit" className="btn-primary w-full sm:w-full">
                   Manage Subscription
@@ -148,7 +164,12 @@ export default function Profile() {
           </label>
           <label className="grid gap-1.5">
             <span className="text-sm font-semibold">At</span>
-            <select name="hour" defaultValue={String(reminder.hour)} className="min-h-12 rounded-2xl border border-line bg-white px-4 text-base" aria-describedby="reminder-zone">
+            <select
+              name="hour"
+              defaultValue={String(reminder.hour)}
+              className="min-h-12 rounded-2xl border border-line bg-white px-4 text-base"
+              aria-describedby="reminder-zone"
+            >
               {Array.from({ length: 24 }, (_, hour) => (
                 <option key={hour} value={hour}>
                   {hourLabel(hour)}

@@ -3,7 +3,7 @@
  * Tests only: it exists when the server runs with TEST_CLOCK=1, which production refuses to
  * start with; everywhere else it is a 404, like any unknown page.
  */
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { runDueReminders } from "~/reminders/reminders.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";

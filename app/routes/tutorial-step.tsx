@@ -2,11 +2,23 @@
  * /path1 to /path6: the tutorial of the plan the member follows (signed in, else
  * /email-instructions). Content comes from the plan's tutorialStep documents.
  */
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { ArrowLeftIcon, ArrowRightIcon } from "~/components/ui/icons";
-import { AvoidIcon, AvoidList, BackToHome, MoonIcon, ProductGrid, ProductIcon, Progress, SectionCard, TipList, TipsIcon, VideoOrPicture } from "~/members/components/member-ui";
+import {
+  AvoidIcon,
+  AvoidList,
+  BackToHome,
+  MoonIcon,
+  ProductGrid,
+  ProductIcon,
+  Progress,
+  SectionCard,
+  TipList,
+  TipsIcon,
+  VideoOrPicture,
+} from "~/members/components/member-ui";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { tutorialStepView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
@@ -15,7 +27,11 @@ import { seo } from "~/utils/seo";
 export const handle: RouteHandle = { siteFooter: false };
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data ? `${args.data.step.title} · Glow Coach` : "Tutorial · Glow Coach", description: "Your routine tutorial, step by step.", noindex: true });
+  seo(args, {
+    title: args.data ? `${args.data.step.title} · Glow Coach` : "Tutorial · Glow Coach",
+    description: "Your routine tutorial, step by step.",
+    noindex: true,
+  });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return tutorialStepView(request);
@@ -25,6 +41,7 @@ export default function TutorialStepPage() {
   const { planName, step, total, percent, previousHref, footer } = useLoaderData<typeof loader>();
 
   // A new step starts at the top of the page (the spec), also when only the data changed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the step number is what changes the page, not a value the effect reads
   useEffect(() => {
     window.scrollTo({ top: 0 });
   }, [step.number]);

@@ -32,6 +32,6 @@ export function now(): Date {
 /** Runs `next` (the rest of the request) with the header's clock offset; server.mjs calls it only with TEST_CLOCK=1. */
 export function withRequestClock(header: string | string[] | undefined, next: () => void): void {
   const offset = Number(Array.isArray(header) ? header[0] : header);
-  if (!env.testClock || !Number.isSafeInteger(offset)) return next();
-  requestOffset.run(offset, next);
+  if (env.testClock && Number.isSafeInteger(offset)) requestOffset.run(offset, next);
+  else next();
 }

@@ -4,7 +4,6 @@
  */
 import { signedCookie } from "~/utils/cookies.server";
 import { z } from "zod";
-import { env } from "./env.server";
 
 export const Toast = z.object({
   title: z.string().min(1).max(120),

@@ -20,17 +20,100 @@ const CONCURRENCY = 16;
 
 /** Every page and endpoint of the app, with the field names its forms use. */
 const ROUTES = [
-  "/", "/app", "/quiz", "/quiz/1", "/quiz/2", "/quiz/12", "/quiz/13", "/quiz/14", "/makeup", "/makeup/3", "/cakey-makeup/5", "/crease-crisis/2",
-  "/app-prototype", "/app-quiz", "/app-insights", "/app-goal", "/app-crease",
-  "/subscribe", "/subscribe-otp", "/sales", "/cakey-otp", "/checkout", "/payment-success", "/billing/portal", "/billing/test-portal",
-  "/login", "/login/check-email", "/magic", "/registration", "/logout", "/email-instructions", "/auth/google", "/auth/callback", "/auth/status",
-  "/home", "/plan/clear-healthy-skin", "/profile", "/path1", "/path3", "/path6", "/completion", "/admin",
-  "/privacy-policy", "/terms-of-service", "/partnerships", "/dev/mailbox", "/dev/mailbox/0000000000000-abcdef12",
-  "/webhooks/stripe", "/webhooks/sanity",
+  "/",
+  "/app",
+  "/quiz",
+  "/quiz/1",
+  "/quiz/2",
+  "/quiz/12",
+  "/quiz/13",
+  "/quiz/14",
+  "/makeup",
+  "/makeup/3",
+  "/cakey-makeup/5",
+  "/crease-crisis/2",
+  "/app-prototype",
+  "/app-quiz",
+  "/app-insights",
+  "/app-goal",
+  "/app-crease",
+  "/subscribe",
+  "/subscribe-otp",
+  "/sales",
+  "/cakey-otp",
+  "/checkout",
+  "/payment-success",
+  "/billing/portal",
+  "/billing/test-portal",
+  "/login",
+  "/login/check-email",
+  "/magic",
+  "/registration",
+  "/logout",
+  "/email-instructions",
+  "/auth/google",
+  "/auth/callback",
+  "/auth/status",
+  "/home",
+  "/plan/clear-healthy-skin",
+  "/profile",
+  "/path1",
+  "/path3",
+  "/path6",
+  "/completion",
+  "/admin",
+  "/privacy-policy",
+  "/terms-of-service",
+  "/partnerships",
+  "/dev/mailbox",
+  "/dev/mailbox/0000000000000-abcdef12",
+  "/webhooks/stripe",
+  "/webhooks/sanity",
 ];
-const FIELDS = ["intent", "email", "password", "confirmPassword", "name", "code", "token", "id", "redirectTo", "answer", "answers", "step", "plan", "planId", "offer", "timeZone", "website", "popup", "session_id", "_data", "value"];
+const FIELDS = [
+  "intent",
+  "email",
+  "password",
+  "confirmPassword",
+  "name",
+  "code",
+  "token",
+  "id",
+  "redirectTo",
+  "answer",
+  "answers",
+  "step",
+  "plan",
+  "planId",
+  "offer",
+  "timeZone",
+  "website",
+  "popup",
+  "session_id",
+  "_data",
+  "value",
+];
 const COOKIES = ["gc_session", "gc_vid", "gc_toast", "gc_auth", "gc_oauth", "gc_tz", "gc_answers_quiz", "gc_answers_makeup", "gc_countdown", "gc_preview"];
-const ODD_PATHS = ["/%", "/%zz", "/quiz/%E0%A4%A", "/..%2f..%2fetc%2fpasswd", "/quiz/%00", "/quiz/-1", "/quiz/1e9", "/quiz/0x1", "/plan/%2e%2e", "/path7", "/%F0%9F%92%84", "//evil.example", "/magic?token=%", "/login?redirectTo=%2F%2Fevil", `/${"a".repeat(3000)}`, "/quiz/1?step=abc&step=def", "/dev/mailbox/..%2F..%2Fdev-secrets", "/assets/../server.mjs"];
+const ODD_PATHS = [
+  "/%",
+  "/%zz",
+  "/quiz/%E0%A4%A",
+  "/..%2f..%2fetc%2fpasswd",
+  "/quiz/%00",
+  "/quiz/-1",
+  "/quiz/1e9",
+  "/quiz/0x1",
+  "/plan/%2e%2e",
+  "/path7",
+  "/%F0%9F%92%84",
+  "//evil.example",
+  "/magic?token=%",
+  "/login?redirectTo=%2F%2Fevil",
+  `/${"a".repeat(3000)}`,
+  "/quiz/1?step=abc&step=def",
+  "/dev/mailbox/..%2F..%2Fdev-secrets",
+  "/assets/../server.mjs",
+];
 
 /** Deterministic randomness, so a failure can be replayed. */
 function random(seed: number) {
@@ -43,7 +126,7 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(items: T[]) => items[int(items.length)];
+  const pick = <T>(items: T[]) => items[int(items.length)];
   return { next, int, pick };
 }
 
@@ -51,7 +134,29 @@ function junk(r: ReturnType<typeof random>, max: number): string {
   const kinds = [
     () => crypto.randomBytes(r.int(max) + 1).toString("latin1"),
     () => "A".repeat(r.int(max * 20) + 1),
-    () => r.pick(["", " ", "null", "undefined", "[]", "{}", "0", "-1", "NaN", "true", "1e309", "<script>alert(1)</script>", "' OR 1=1 --", "%00", "\u0000", "😀".repeat(50), "../../etc/passwd", "a@b", "@", "x".repeat(300) + "@example.com"]),
+    () =>
+      r.pick([
+        "",
+        " ",
+        "null",
+        "undefined",
+        "[]",
+        "{}",
+        "0",
+        "-1",
+        "NaN",
+        "true",
+        "1e309",
+        "<script>alert(1)</script>",
+        "' OR 1=1 --",
+        "%00",
+        "\u0000",
+        "😀".repeat(50),
+        "../../etc/passwd",
+        "a@b",
+        "@",
+        `${"x".repeat(300)}@example.com`,
+      ]),
     () => String(r.next() * 1e6),
   ];
   return r.pick(kinds)();
@@ -82,14 +187,26 @@ function fuzzRequest(r: ReturnType<typeof random>): Fuzzed {
     return { method, path, headers, body: `${r.pick(FIELDS)}=${"x".repeat(70_000 + r.int(50_000))}` };
   }
   if (shape === 2) {
-    headers["Content-Type"] = r.pick(["application/json", "text/plain", "application/xml", "multipart/form-data; boundary=zz", "multipart/form-data", "application/octet-stream"]);
+    headers["Content-Type"] = r.pick([
+      "application/json",
+      "text/plain",
+      "application/xml",
+      "multipart/form-data; boundary=zz",
+      "multipart/form-data",
+      "application/octet-stream",
+    ]);
     return { method, path, headers, body: junk(r, 200) };
   }
   if (shape === 3) {
     // Webhook-shaped: JSON that is broken or well-formed, with made-up signatures.
     headers["Content-Type"] = "application/json";
     // Header values must be printable ASCII to be sent at all: percent-encode the junk.
-    headers["Stripe-Signature"] = r.pick(["", "t=1,v1=abc", `t=${Math.floor(Date.now() / 1000)},v1=${crypto.randomBytes(32).toString("hex")}`, encodeURIComponent(junk(r, 80))]);
+    headers["Stripe-Signature"] = r.pick([
+      "",
+      "t=1,v1=abc",
+      `t=${Math.floor(Date.now() / 1000)},v1=${crypto.randomBytes(32).toString("hex")}`,
+      encodeURIComponent(junk(r, 80)),
+    ]);
     headers["Sanity-Webhook-Signature"] = r.pick(["", "t=1,v1=abc", encodeURIComponent(junk(r, 80))]);
     const json = r.pick([
       '{"id":"evt_1","type":"checkout.session.completed","data":{"object":{"id":"cs_1","payment_status":"paid"}}}',
@@ -121,14 +238,18 @@ function startServer(): ChildProcess {
 function snapshot(): Record<string, string> {
   const db = new Database(path.join(DATA_DIR, "glow-coach.db"), { readonly: true });
   try {
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`).all() as { name: string }[])
+    const tables = (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`).all() as {
+        name: string;
+      }[]
+    )
       .map((t) => t.name)
       // Logs and the rate limits' own bookkeeping: every request, good or bad, is counted.
       .filter((name) => !["AnalyticsEvent", "RateLimitHit", "RateLimitKey", "RequestCount"].includes(name));
     return Object.fromEntries(
       tables.map((name) => {
         const rows = db.prepare(`SELECT * FROM "${name}"`).all();
-        return [name, crypto.createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16) + `:${rows.length}`];
+        return [name, `${crypto.createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16)}:${rows.length}`];
       }),
     );
   } finally {
@@ -180,12 +301,17 @@ test("10,000 malformed requests: no 500s, nothing stored changes", async ({}, te
             }
           } catch (error) {
             const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-            failures.push(`no answer: ${request.method} ${request.path.slice(0, 120)} (${String(request.body ?? "").length} bytes): ${(error as Error).message} ${cause?.code ?? ""} ${cause?.message ?? ""}`);
+            failures.push(
+              `no answer: ${request.method} ${request.path.slice(0, 120)} (${String(request.body ?? "").length} bytes): ${(error as Error).message} ${cause?.code ?? ""} ${cause?.message ?? ""}`,
+            );
           }
         }
       }),
     );
-    const summary = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ");
+    const summary = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(" ");
     testInfo.annotations.push({ type: "fuzz", description: `${REQUESTS} requests: ${summary}` });
     console.log(`fuzz: ${REQUESTS} requests: ${summary}`);
     expect(failures.slice(0, 20), `${failures.length} failures; server log:\n${serverLog.slice(-3000)}`).toEqual([]);

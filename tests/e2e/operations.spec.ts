@@ -136,9 +136,21 @@ async function seedMembers(dbFile: string, count: number): Promise<{ userId: str
     for (let i = 0; i < count; i++) {
       const userId = crypto.randomUUID();
       const sessionId = crypto.randomBytes(24).toString("base64url");
-      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, `ops-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now));
+      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(
+        userId,
+        `ops-${i}-${userId.slice(0, 8)}@glowcoach.test`,
+        "user",
+        "UTC",
+        stored(now),
+        stored(now),
+      );
       grantPlan(db, userId, PLAN);
-      db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 365_000 * DAY)), stored(now));
+      db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(
+        sessionId,
+        userId,
+        stored(new Date(now.getTime() + 365_000 * DAY)),
+        stored(now),
+      );
       members.push({ userId, cookie: (await sessionCookie.serialize(sessionId)).split(";")[0] });
     }
   } finally {
@@ -182,7 +194,9 @@ test("logs are JSON lines with a request id, method, path, status and duration, 
 
     const lines = await waitFor("the request lines", async () => {
       const parsed = logLines(app);
-      return parsed.some((line) => line.reqId === missingId && line.status === 404) && parsed.some((line) => String(line.msg).includes("open /dev/mailbox")) ? parsed : undefined;
+      return parsed.some((line) => line.reqId === missingId && line.status === 404) && parsed.some((line) => String(line.msg).includes("open /dev/mailbox"))
+        ? parsed
+        : undefined;
     });
     for (const line of lines) {
       expect(typeof line.level).toBe("string");
@@ -246,7 +260,12 @@ for (const failure of ["rejection", "exception"] as const) {
     const dataDir = freshDataDir(`failure-${failure}`);
     migrate(dataDir);
     const fixture = pathToFileURL(path.resolve("tests/e2e/fixtures/fail-on-signal.mjs")).href;
-    const app = startApp({ port: BASE_PORT + (failure === "rejection" ? 24 : 25), dataDir, env: { GLOW_TEST_FAILURE: failure }, nodeOptions: `--import=${fixture}` });
+    const app = startApp({
+      port: BASE_PORT + (failure === "rejection" ? 24 : 25),
+      dataDir,
+      env: { GLOW_TEST_FAILURE: failure },
+      nodeOptions: `--import=${fixture}`,
+    });
     try {
       await up(app);
       expect((await fetch(`${app.base}/quiz`)).status).toBe(200);
@@ -254,7 +273,9 @@ for (const failure of ["rejection", "exception"] as const) {
       const code = await Promise.race([app.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 10_000))]);
       expect(code).toBe(1);
       const fatal = logLines(app).find((line) => line.level === "fatal");
-      expect(fatal).toMatchObject({ msg: failure === "rejection" ? "[server] unhandled promise rejection: stopping" : "[server] uncaught exception: stopping" });
+      expect(fatal).toMatchObject({
+        msg: failure === "rejection" ? "[server] unhandled promise rejection: stopping" : "[server] uncaught exception: stopping",
+      });
       expect((fatal!.err as { message: string }).message).toBe(`boom from the test (${failure})`);
     } finally {
       await app.stop();
@@ -270,7 +291,12 @@ test("expired sessions, old sign-in links and old rate-limit hits and keys are p
   const db = new Database(dbFile, { timeout: 10_000 });
   const now = Date.now();
   try {
-    db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run("expired-session", member.userId, stored(new Date(now - 1000)), stored(new Date(now - 31 * DAY)));
+    db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(
+      "expired-session",
+      member.userId,
+      stored(new Date(now - 1000)),
+      stored(new Date(now - 31 * DAY)),
+    );
     const token = db.prepare(`INSERT INTO "LoginToken" ("id","email","secretHash","codeHash","createdAt","expiresAt") VALUES (?,?,?,?,?,?)`);
     token.run("old-link", "a@glowcoach.test", "hash-old", "x", stored(new Date(now - 3 * DAY)), stored(new Date(now - 3 * DAY + 900_000)));
     token.run("fresh-link", "b@glowcoach.test", "hash-fresh", "x", stored(new Date(now)), stored(new Date(now + 900_000)));
@@ -318,7 +344,8 @@ test("npm run db:backup copies the database while members write, and the copy re
   const bulk = new Database(dbFile, { timeout: 10_000 });
   const insert = bulk.prepare(`INSERT INTO "AnalyticsEvent" ("id","visitorId","name","props","createdAt") VALUES (?,?,?,?,?)`);
   bulk.transaction(() => {
-    for (let i = 0; i < 20_000; i++) insert.run(`bulk-${i}`, `visitor-${i % 500}`, "funnel_viewed", JSON.stringify({ filler: "x".repeat(120) }), stored(new Date()));
+    for (let i = 0; i < 20_000; i++)
+      insert.run(`bulk-${i}`, `visitor-${i % 500}`, "funnel_viewed", JSON.stringify({ filler: "x".repeat(120) }), stored(new Date()));
   })();
   bulk.close();
 
@@ -340,7 +367,8 @@ test("npm run db:backup copies the database while members write, and the copy re
           body: new URLSearchParams({ intent: "complete-step", step: String(step), timeZone: "UTC" }),
         });
         const dateAfter = new Date(Date.now() + offset).toISOString().slice(0, 10);
-        if (answer.status !== 303 || !answer.headers.get("location")?.startsWith(`/plan/${PLAN}`)) throw new Error(`step ${step}: ${answer.status} → ${answer.headers.get("location")} (worker ${worker}, day ${day}, ${acked.length} acked)`);
+        if (answer.status !== 303 || !answer.headers.get("location")?.startsWith(`/plan/${PLAN}`))
+          throw new Error(`step ${step}: ${answer.status} → ${answer.headers.get("location")} (worker ${worker}, day ${day}, ${acked.length} acked)`);
         // Across midnight the stored date is one of two: count only unambiguous answers.
         if (dateBefore === dateAfter) acked.push({ key: `${member.userId} ${dateBefore} ${step}`, at: Date.now() });
       }
@@ -348,7 +376,7 @@ test("npm run db:backup copies the database while members write, and the copy re
   };
   const backupFile = path.join(ROOT, "backup-live.db");
   fs.rmSync(backupFile, { force: true });
-  let writers: Promise<void[]> | undefined;
+  let writers: Promise<unknown[]> | undefined;
   try {
     await up(app);
     writers = Promise.all(
@@ -372,7 +400,12 @@ test("npm run db:backup copies the database while members write, and the copy re
     writing = false;
     await writers;
     if (writeFailure) throw writeFailure;
-    test.info().annotations.push({ type: "backup", description: `${acked.length} steps acknowledged; ${duringBackup} while db:backup ran (${backupEnded - backupStarted} ms)` });
+    test
+      .info()
+      .annotations.push({
+        type: "backup",
+        description: `${acked.length} steps acknowledged; ${duringBackup} while db:backup ran (${backupEnded - backupStarted} ms)`,
+      });
     // The backup really ran under write load.
     expect(duringBackup).toBeGreaterThan(0);
     expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
@@ -381,7 +414,11 @@ test("npm run db:backup copies the database while members write, and the copy re
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-        const rows = db.prepare(`SELECT userId, date, step FROM "PlanStepCompletion" WHERE planId = ?`).all(PLAN) as { userId: string; date: string; step: number }[];
+        const rows = db.prepare(`SELECT userId, date, step FROM "PlanStepCompletion" WHERE planId = ?`).all(PLAN) as {
+          userId: string;
+          date: string;
+          step: number;
+        }[];
         return new Set(rows.map((r) => `${r.userId} ${r.date} ${r.step}`));
       } finally {
         db.close();
@@ -408,7 +445,12 @@ test("npm run db:backup copies the database while members write, and the copy re
       const answer = await fetch(`${restored.base}/plan/${PLAN}`, {
         method: "POST",
         redirect: "manual",
-        headers: { Cookie: members[0].cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: restored.base, "X-Test-Clock-Offset-Ms": String(7 * DAY) },
+        headers: {
+          Cookie: members[0].cookie,
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: restored.base,
+          "X-Test-Clock-Offset-Ms": String(7 * DAY),
+        },
         body: new URLSearchParams({ intent: "complete-step", step: "1", timeZone: "UTC" }),
       });
       expect(answer.status).toBe(303);

@@ -68,7 +68,10 @@ test.describe("skin quiz", () => {
     expect(events.filter((e) => e.name === "funnel_viewed")).toEqual([expect.objectContaining({ funnel: "skin", step: "0" })]);
     const completed = events.filter((e) => e.name === "funnel_completed");
     expect(completed).toHaveLength(1);
-    expect(JSON.parse(completed[0].props)).toMatchObject({ insight: "insight-skin-redness", answers: { skinType: "dry", mainConcern: ["redness", "fine-lines"] } });
+    expect(JSON.parse(completed[0].props)).toMatchObject({
+      insight: "insight-skin-redness",
+      answers: { skinType: "dry", mainConcern: ["redness", "fine-lines"] },
+    });
   });
 
   test("answers survive a reload and are preselected; Back goes to the previous step", async ({ page }) => {
@@ -142,7 +145,7 @@ test.describe("bad quiz requests", () => {
   });
 
   test("never answer with a server error", async ({ request }) => {
-    const paths = ["/quiz/%00", "/quiz/%", "/quiz/1/2/3", "/quiz/../../etc/passwd", "/quiz/14?x=%ZZ", "/QUIZ", "/quiz/" + "9".repeat(400)];
+    const paths = ["/quiz/%00", "/quiz/%", "/quiz/1/2/3", "/quiz/../../etc/passwd", "/quiz/14?x=%ZZ", "/QUIZ", `/quiz/${"9".repeat(400)}`];
     for (const path of paths) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBeLessThan(500);

@@ -71,10 +71,17 @@ describe("offer documents", () => {
       expect(texts).toContain(expected);
     }
     const routine = offer("/subscribe").sections.find((s) => s._type === "routine");
-    expect(routine && routine.steps.map((s) => s.name)).toEqual(["Morning Gentle Cleanser", "Targeted Serum", "Hydrating Moisturizer", "Evening Deep Clean", "Night Repair", "Weekly Treatment"]);
+    expect(routine?.steps.map((s) => s.name)).toEqual([
+      "Morning Gentle Cleanser",
+      "Targeted Serum",
+      "Hydrating Moisturizer",
+      "Evening Deep Clean",
+      "Night Repair",
+      "Weekly Treatment",
+    ]);
     expect(routine?.visibleSteps).toBe(1);
     const products = offer("/subscribe").sections.find((s) => s._type === "lockedProducts");
-    expect(products && products.fits.map((p) => [p.fitLabel, p.fitPercent, p.locked])).toEqual([
+    expect(products?.fits.map((p) => [p.fitLabel, p.fitPercent, p.locked])).toEqual([
       ["Perfect fit", 100, false],
       ["High fit", 90, true],
       ["Good fit", 85, true],
@@ -88,7 +95,16 @@ describe("offer documents", () => {
 
   it("makeup-prep offer: $49 one-time, struck $99, and it charges $49", () => {
     const texts = pageTexts("/subscribe-otp");
-    for (const expected of ["Your Foundation Isn't the Problem. Your Prep Is.", "Trusted by 10,000 women", "4.7", "Makeup Prep Plan", "Lifetime access", "Get My Plan", "Save 50%", "+{count} steps locked"]) {
+    for (const expected of [
+      "Your Foundation Isn't the Problem. Your Prep Is.",
+      "Trusted by 10,000 women",
+      "4.7",
+      "Makeup Prep Plan",
+      "Lifetime access",
+      "Get My Plan",
+      "Save 50%",
+      "+{count} steps locked",
+    ]) {
       expect(texts).toContain(expected);
     }
     const [plan] = presentOffer(offer("/subscribe-otp")).plans;
@@ -98,7 +114,17 @@ describe("offer documents", () => {
 
   it("crease-free offer: 60% off, $29.99 struck $75, promise, FAQ, final button, no countdown", () => {
     const texts = pageTexts("/sales");
-    for (const expected of ["60% Off - Today Only", "See How It Works", "Get My Personalized Routine", "Try it for 14 days. If your makeup still creases, you get 100% back.", "Unlock My Crease-Free Routine", "Routine", "Tutorials", "Products", "Quick Fixes"]) {
+    for (const expected of [
+      "60% Off - Today Only",
+      "See How It Works",
+      "Get My Personalized Routine",
+      "Try it for 14 days. If your makeup still creases, you get 100% back.",
+      "Unlock My Crease-Free Routine",
+      "Routine",
+      "Tutorials",
+      "Products",
+      "Quick Fixes",
+    ]) {
       expect(texts).toContain(expected);
     }
     const creaseFree = offer("/sales");
@@ -117,7 +143,15 @@ describe("offer documents", () => {
 describe("catalogue", () => {
   it("prices come from the offer and plan id only", () => {
     const skincare = offer("/subscribe");
-    expect(pricePlan(skincare, "annual")).toEqual({ offerId: "skincare", planId: "annual", tier: "annual", name: "Annual Plan", amountMinor: 5900, currency: "usd", interval: "year" });
+    expect(pricePlan(skincare, "annual")).toEqual({
+      offerId: "skincare",
+      planId: "annual",
+      tier: "annual",
+      name: "Annual Plan",
+      amountMinor: 5900,
+      currency: "usd",
+      interval: "year",
+    });
     expect(pricePlan(skincare, "monthly")).toMatchObject({ amountMinor: 999, interval: "month", tier: "monthly" });
     expect(pricePlan(skincare, "lifetime")).toBeNull();
     expect(pricePlan(skincare, "annual\u0000")).toBeNull();

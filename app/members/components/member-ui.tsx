@@ -6,7 +6,15 @@ import { CheckIcon } from "~/components/ui/icons";
 
 export function Progress({ value, label }: { value: number; label: string }) {
   return (
-    <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={`${value}%`} className="h-2 overflow-hidden rounded-full bg-sand">
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={value}
+      aria-valuetext={`${value}%`}
+      className="h-2 overflow-hidden rounded-full bg-sand"
+    >
       <div className="h-full rounded-full bg-rose-500 transition-[width] duration-500" style={{ width: `${value}%` }} />
     </div>
   );
@@ -124,7 +132,16 @@ export function AvoidList({ items }: { items: { title: string; text: string }[] 
 export function BackToHome({ className = "" }: { className?: string }) {
   return (
     <Link to="/home" className={`-ml-2 inline-flex items-center gap-1.5 rounded-full px-2 py-2 text-sm font-medium text-muted hover:text-ink ${className}`}>
-      <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <svg
+        viewBox="0 0 24 24"
+        className="h-4 w-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+      >
         <path d="M19 12H5m6-6-6 6 6 6" />
       </svg>
       Back to Home
@@ -136,7 +153,8 @@ const navIcon = { fill: "none", stroke: "currentColor", strokeWidth: 1.8, stroke
 
 /** The members' bottom navigation (home). Plain links: works without JavaScript. */
 export function BottomNav({ routineHref }: { routineHref: string | null }) {
-  const item = "flex flex-1 flex-col items-center gap-0.5 rounded-2xl px-2 py-2 text-xs font-semibold text-muted hover:text-rose-700 aria-[current=page]:text-rose-700";
+  const item =
+    "flex flex-1 flex-col items-center gap-0.5 rounded-2xl px-2 py-2 text-xs font-semibold text-muted hover:text-rose-700 aria-[current=page]:text-rose-700";
   return (
     <nav aria-label="Members" className="sticky bottom-0 z-30 mt-10 border-t border-line/70 bg-cream/95 backdrop-blur supports-[backdrop-filter]:bg-cream/80">
       <div className="mx-auto flex max-w-md items-stretch justify-between px-3 pb-[max(0.5rem,env(safe-area-inset-bottom))] pt-1.5">
@@ -226,7 +244,18 @@ export function VideoPlayer({ video, className = "" }: { video: Video; className
   // Captions from another origin (the CMS's file CDN) load only in CORS mode.
   const crossOrigin = /^https?:\/\//.test(video.src) || (video.captions && /^https?:\/\//.test(video.captions.src)) ? "anonymous" : undefined;
   return (
-    <video controls preload="metadata" playsInline poster={video.poster.src} width={video.poster.width} height={video.poster.height} crossOrigin={crossOrigin} className={`bg-ink/5 object-cover ${className}`} aria-label={video.title}>
+    // biome-ignore lint/a11y/useMediaCaption: the captions track is added whenever the content has one (the Studio asks for it)
+    <video
+      controls
+      preload="metadata"
+      playsInline
+      poster={video.poster.src}
+      width={video.poster.width}
+      height={video.poster.height}
+      crossOrigin={crossOrigin}
+      className={`bg-ink/5 object-cover ${className}`}
+      aria-label={video.title}
+    >
       <source src={video.src} type={videoType(video.src)} />
       {video.captions ? <track kind="captions" src={video.captions.src} srcLang={video.captions.srclang} label={video.captions.label} default /> : null}
     </video>

@@ -14,7 +14,15 @@ import { formatCountdown } from "../catalogue";
 import type { OfferSection } from "../offer-schema";
 import type { OfferView, Ownership, ProductMatch } from "../offer-page.server";
 
-type LoaderData = { offer: OfferView; remainingSeconds: number | null; matches: ProductMatch[]; reason: string | null; personalised: boolean; owned: Ownership | null; onSale: boolean };
+type LoaderData = {
+  offer: OfferView;
+  remainingSeconds: number | null;
+  matches: ProductMatch[];
+  reason: string | null;
+  personalised: boolean;
+  owned: Ownership | null;
+  onSale: boolean;
+};
 type ActionData = { checkoutError: { title: string; description: string } } | { alreadyOwned: string } | undefined;
 
 type PageState = {
@@ -335,8 +343,13 @@ function BuyButton({ planId, label, className }: { planId: string; label: string
   const { offer, select, onSale } = usePage();
   const navigation = useNavigation();
   // PAYMENTS=off: the page stays, the button says why there is nothing to press.
-  if (!onSale) return <p className="rounded-2xl border border-dashed border-line px-4 py-3 text-center text-sm text-muted">This plan is not on sale right now.</p>;
-  const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post" && navigation.formData?.get("planId") === planId && navigation.formAction === offer.path;
+  if (!onSale)
+    return <p className="rounded-2xl border border-dashed border-line px-4 py-3 text-center text-sm text-muted">This plan is not on sale right now.</p>;
+  const busy =
+    navigation.state !== "idle" &&
+    navigation.formMethod?.toLowerCase() === "post" &&
+    navigation.formData?.get("planId") === planId &&
+    navigation.formAction === offer.path;
   return (
     <Form method="post" action={offer.path} onSubmit={() => select(planId)}>
       <input type="hidden" name="intent" value="checkout" />
@@ -368,14 +381,19 @@ function Plans({ section }: { section: Of<"plans"> }) {
               } ${isSelected ? "ring-4 ring-rose-500/60" : ""}`}
             >
               {plan.badge ? (
-                <p className="absolute -top-3.5 left-1/2 -translate-x-1/2 whitespace-nowrap rounded-full bg-rose-600 px-4 py-1 text-sm font-semibold text-white shadow-soft">{plan.badge}</p>
+                <p className="absolute -top-3.5 left-1/2 -translate-x-1/2 whitespace-nowrap rounded-full bg-rose-600 px-4 py-1 text-sm font-semibold text-white shadow-soft">
+                  {plan.badge}
+                </p>
               ) : null}
               <h3 className="text-center text-2xl font-semibold">{plan.name}</h3>
               <p className="mt-4 flex items-baseline justify-center gap-2">
                 {plan.compareAt ? (
-                  <s className="text-xl text-muted" aria-label={`was ${plan.compareAt}`}>
-                    {plan.compareAt}
-                  </s>
+                  <>
+                    {/* Struck-through text is not announced as such: say it in words. */}
+                    <span className="sr-only">was</span>
+                    <s className="text-xl text-muted">{plan.compareAt}</s>
+                    <span className="sr-only">now</span>
+                  </>
                 ) : null}
                 <span className="font-display text-5xl font-semibold text-ink">{plan.price}</span>
                 <span className="text-muted">{plan.priceSuffix}</span>
@@ -442,7 +460,12 @@ function LockedProducts({ section }: { section: Of<"lockedProducts"> }) {
       ) : null}
       <ul className="mt-8 grid gap-4 sm:grid-cols-3">
         {matches.map((product, i) => (
-          <li key={i} className="card relative overflow-hidden p-5" aria-label={product.locked ? `${product.fitLabel} ${product.fitPercent}% (locked)` : undefined} data-testid="product-match">
+          <li
+            key={i}
+            className="card relative overflow-hidden p-5"
+            aria-label={product.locked ? `${product.fitLabel} ${product.fitPercent}% (locked)` : undefined}
+            data-testid="product-match"
+          >
             <div className={product.locked ? "select-none blur-[6px]" : undefined} aria-hidden={product.locked || undefined}>
               <div className="flex h-28 items-center justify-center rounded-2xl bg-gradient-to-br from-rose-50 to-sand">
                 <SparkleIcon className="h-9 w-9 text-rose-500/70" />
@@ -489,7 +512,9 @@ function Routine({ section }: { section: Of<"routine"> }) {
             <ol className="grid gap-3" start={section.visibleSteps + 1}>
               {locked.map((step, i) => (
                 <li key={step.name} className="card flex items-center gap-4 p-5">
-                  <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-rose-100 font-semibold text-rose-700">{section.visibleSteps + i + 1}</span>
+                  <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-rose-100 font-semibold text-rose-700">
+                    {section.visibleSteps + i + 1}
+                  </span>
                   <p className="flex-1 font-semibold">{step.name}</p>
                   <span className="text-muted" role="img" aria-label="Locked">
                     <LockIcon />
