@@ -20,7 +20,15 @@ export const E2E_DATA_DIR = "test-results/e2e-data";
 // Debian's Chromium, or CHROMIUM_PATH (Playwright cannot download browsers on these machines).
 const chromium = {
   executablePath: chromiumPath(),
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
 };
 
 const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 860 }, launchOptions: chromium };

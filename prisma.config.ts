@@ -24,9 +24,7 @@ if (provider === "sqlite") fs.mkdirSync(path.dirname(url.slice("file:".length)),
  * argument-less executeRaw call; better-sqlite3 only runs multi-statement SQL
  * through exec(), so route those calls to executeScript.
  */
-function withScriptFriendlyShadow(
-  factory: SqlMigrationAwareDriverAdapterFactory,
-): SqlMigrationAwareDriverAdapterFactory {
+function withScriptFriendlyShadow(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
@@ -118,14 +116,18 @@ function postgresForMigrations(databaseUrl: string): SqlMigrationAwareDriverAdap
         }
       };
       await admin(`CREATE DATABASE "${name}"`);
-      const shadow = withWholeScripts(withSystemTypesAsText(await new PrismaPg({
-        host: target.hostname,
-        port: Number(target.port || 5432),
-        user: decodeURIComponent(target.username),
-        password: target.password ? decodeURIComponent(target.password) : undefined,
-        database: name,
-        ssl: ["require", "verify-ca", "verify-full"].includes(target.searchParams.get("sslmode") ?? "") ? true : undefined,
-      }).connect()));
+      const shadow = withWholeScripts(
+        withSystemTypesAsText(
+          await new PrismaPg({
+            host: target.hostname,
+            port: Number(target.port || 5432),
+            user: decodeURIComponent(target.username),
+            password: target.password ? decodeURIComponent(target.password) : undefined,
+            database: name,
+            ssl: ["require", "verify-ca", "verify-full"].includes(target.searchParams.get("sslmode") ?? "") ? true : undefined,
+          }).connect(),
+        ),
+      );
       const dispose = shadow.dispose.bind(shadow);
       const adapter: SqlDriverAdapter = shadow;
       adapter.dispose = async () => {

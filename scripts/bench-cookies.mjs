@@ -32,8 +32,7 @@ export async function cookiesAfter(base, posts) {
         Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
       },
     });
-    if (response.status !== 303)
-      throw new Error(`POST ${pathname}: ${response.status}`);
+    if (response.status !== 303) throw new Error(`POST ${pathname}: ${response.status}`);
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(";");
       const at = pair.indexOf("=");

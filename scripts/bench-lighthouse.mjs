@@ -12,8 +12,7 @@ const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const TARGET_SCORE = 98;
 const TARGET_LCP_MS = 1200;
 
-const median = (values) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchLighthouse({ base, dataDir }) {
   // /quiz/3 as a visitor who answered steps 1 and 2; /home as a member who just signed up
@@ -69,10 +68,9 @@ export async function benchLighthouse({ base, dataDir }) {
           {
             extends: "lighthouse:default",
             settings: { formFactor: "mobile", throttlingMethod: "simulate" },
-          }
+          },
         );
-        if (lhr.finalDisplayedUrl !== `${base}${pathname}`)
-          throw new Error(`${pathname} ended at ${lhr.finalDisplayedUrl}`);
+        if (lhr.finalDisplayedUrl !== `${base}${pathname}`) throw new Error(`${pathname} ended at ${lhr.finalDisplayedUrl}`);
         version = lhr.lighthouseVersion;
         const metric = (id) => lhr.audits[id].numericValue;
         runs.push({
@@ -101,32 +99,18 @@ export async function benchLighthouse({ base, dataDir }) {
     });
   }
 
-  console.log(
-    `\n## Lighthouse ${version} performance, mobile preset, simulated throttling (median of ${RUNS} runs per page)\n`
-  );
-  console.log(
-    "| page | score | LCP s | FCP s | TBT ms | CLS | Speed Index s | scores of the runs | LCP of the runs (s) |"
-  );
+  console.log(`\n## Lighthouse ${version} performance, mobile preset, simulated throttling (median of ${RUNS} runs per page)\n`);
+  console.log("| page | score | LCP s | FCP s | TBT ms | CLS | Speed Index s | scores of the runs | LCP of the runs (s) |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---|---|");
   const s = (ms) => (ms / 1000).toFixed(2);
   for (const row of rows) {
     const name = row.signedIn ? `${row.pathname} (signed in)` : row.pathname;
     console.log(
-      `| ${name} | ${row.score} | ${s(row.lcp)} | ${s(
-        row.fcp
-      )} | ${row.tbt.toFixed(0)} | ${row.cls.toFixed(3)} | ${s(
-        row.si
-      )} | ${row.runs.map((r) => r.score).join(", ")} | ${row.runs
-        .map((r) => s(r.lcp))
-        .join(", ")} |`
+      `| ${name} | ${row.score} | ${s(row.lcp)} | ${s(row.fcp)} | ${row.tbt.toFixed(0)} | ${row.cls.toFixed(3)} | ${s(
+        row.si,
+      )} | ${row.runs.map((r) => r.score).join(", ")} | ${row.runs.map((r) => s(r.lcp)).join(", ")} |`,
     );
   }
-  const met = rows.filter(
-    (row) => row.score >= TARGET_SCORE && row.lcp <= TARGET_LCP_MS
-  ).length;
-  console.log(
-    `\nPages meeting score ≥ ${TARGET_SCORE} and LCP ≤ ${s(
-      TARGET_LCP_MS
-    )} s (medians): ${met} of ${rows.length}`
-  );
+  const met = rows.filter((row) => row.score >= TARGET_SCORE && row.lcp <= TARGET_LCP_MS).length;
+  console.log(`\nPages meeting score ≥ ${TARGET_SCORE} and LCP ≤ ${s(TARGET_LCP_MS)} s (medians): ${met} of ${rows.length}`);
 }

@@ -20,11 +20,7 @@ const DAY_MS = 86_400_000;
 const PASSWORD = "load-test-password-1";
 
 function percentile(sorted, p) {
-  return sorted.length
-    ? sorted[
-        Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
-      ]
-    : NaN;
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 }
 
 /** One simulated member: its own address and cookies, and the day it is living. */
@@ -43,13 +39,10 @@ class Member {
     try {
       const response = await fetch(`${this.base}${pathname}`, {
         method: form === undefined ? "GET" : "POST",
-        body:
-          form === undefined ? undefined : new URLSearchParams(form).toString(),
+        body: form === undefined ? undefined : new URLSearchParams(form).toString(),
         redirect: "manual",
         headers: {
-          ...(form === undefined
-            ? {}
-            : { "Content-Type": "application/x-www-form-urlencoded" }),
+          ...(form === undefined ? {} : { "Content-Type": "application/x-www-form-urlencoded" }),
           Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
           "X-Forwarded-For": this.address,
           "X-Test-Clock-Offset-Ms": String(this.day * DAY_MS),
@@ -60,16 +53,11 @@ class Member {
         const [pair] = line.split(";");
         const at = pair.indexOf("=");
         const value = pair.slice(at + 1);
-        if (value === "" || /max-age=0|expires=thu, 01 jan 1970/i.test(line))
-          this.cookies.delete(pair.slice(0, at));
+        if (value === "" || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(pair.slice(0, at));
         else this.cookies.set(pair.slice(0, at), value);
       }
       const location = response.headers.get("location") ?? "";
-      outcome =
-        response.status === expect.status &&
-        (!expect.location || location === expect.location)
-          ? "ok"
-          : `${response.status} ${location}`.trim();
+      outcome = response.status === expect.status && (!expect.location || location === expect.location) ? "ok" : `${response.status} ${location}`.trim();
     } catch (error) {
       outcome = `network error: ${error.cause?.code ?? error.message}`;
     }
@@ -92,21 +80,11 @@ class Member {
         },
         expect: { status: 303, location: "/home" },
       },
-      record
+      record,
     );
     if (!signedIn) return false;
-    await this.request(
-      "GET /home",
-      "/home",
-      { expect: { status: 200 } },
-      record
-    );
-    await this.request(
-      "GET /plan",
-      planPath,
-      { expect: { status: 200 } },
-      record
-    );
+    await this.request("GET /home", "/home", { expect: { status: 200 } }, record);
+    await this.request("GET /plan", planPath, { expect: { status: 200 } }, record);
     for (let step = 1; step <= STEPS; step++) {
       await this.request(
         "complete step",
@@ -115,7 +93,7 @@ class Member {
           form: { intent: "complete-step", step: String(step) },
           expect: { status: 303 },
         },
-        record
+        record,
       );
     }
     const finished = await this.request(
@@ -125,28 +103,20 @@ class Member {
         form: { intent: "finish", step: String(STEPS) },
         expect: { status: 303, location: "/home" },
       },
-      record
+      record,
     );
     await this.logOut(record);
     return finished;
   }
 
   async logOut(record) {
-    await this.request(
-      "log out",
-      "/logout",
-      { form: {}, expect: { status: 303 } },
-      record
-    );
+    await this.request("log out", "/logout", { form: {}, expect: { status: 303 } }, record);
     this.cookies.delete("gc_session");
   }
 }
 
 export async function benchLoad({ base, dataDir }) {
-  const members = Array.from(
-    { length: MEMBERS },
-    (_, i) => new Member(base, i)
-  );
+  const members = Array.from({ length: MEMBERS }, (_, i) => new Member(base, i));
   // Accounts first, through the registration form (scrypt hashing included) and the code from
   // the confirmation e-mail, a few at a time.
   const ignore = () => {};
@@ -165,7 +135,7 @@ export async function benchLoad({ base, dataDir }) {
             },
             expect: { status: 303 },
           },
-          ignore
+          ignore,
         );
         if (!ok) throw new Error(`registering ${member.email} failed`);
         // Signing up opens no session: the e-mail's code confirms the address (and keeps the password).
@@ -173,11 +143,11 @@ export async function benchLoad({ base, dataDir }) {
           "confirm",
           "/login/check-email",
           { form: { code: codeInMailbox(dataDir, member.email) }, expect: { status: 303 } },
-          ignore
+          ignore,
         );
         if (!confirmed) throw new Error(`confirming ${member.email} failed`);
         await member.logOut(ignore);
-      })
+      }),
     );
   }
 
@@ -197,11 +167,7 @@ export async function benchLoad({ base, dataDir }) {
   const record = (kind, ms, outcome) => {
     if (!latencies.has(kind)) latencies.set(kind, []);
     latencies.get(kind).push(ms);
-    if (outcome !== "ok")
-      failures.set(
-        `${kind}: ${outcome}`,
-        (failures.get(`${kind}: ${outcome}`) ?? 0) + 1
-      );
+    if (outcome !== "ok") failures.set(`${kind}: ${outcome}`, (failures.get(`${kind}: ${outcome}`) ?? 0) + 1);
   };
   let acknowledged = 0;
   let loops = 0;
@@ -214,7 +180,7 @@ export async function benchLoad({ base, dataDir }) {
         if (await member.oneDay(record)) acknowledged += 1;
         loops += 1;
       }
-    })
+    }),
   );
   const wallSeconds = (performance.now() - started) / 1000;
 
@@ -223,45 +189,29 @@ export async function benchLoad({ base, dataDir }) {
   });
   // Only this section's members: the routine section may have run on the same database.
   const stored = db
-    .prepare(
-      `SELECT COUNT(*) AS n FROM "PlanCompletion" c JOIN "User" u ON u."id" = c."userId" WHERE c."planId" = ? AND u."email" LIKE 'load-%'`
-    )
+    .prepare(`SELECT COUNT(*) AS n FROM "PlanCompletion" c JOIN "User" u ON u."id" = c."userId" WHERE c."planId" = ? AND u."email" LIKE 'load-%'`)
     .get(PLAN).n;
   const integrity = db.pragma("integrity_check", { simple: true });
   db.close();
 
   const all = [...latencies.values()].flat().sort((a, b) => a - b);
-  console.log(
-    `\n## Load: ${MEMBERS} members at once for ${SECONDS} s (sign in → home → routine → finish → log out, one day per loop)\n`
-  );
+  console.log(`\n## Load: ${MEMBERS} members at once for ${SECONDS} s (sign in → home → routine → finish → log out, one day per loop)\n`);
   console.log("| request | count | p50 ms | p99 ms | max ms |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [kind, values] of [...latencies, ["all requests", all]]) {
     const sorted = [...values].sort((a, b) => a - b);
-    console.log(
-      `| ${kind} | ${sorted.length} | ${percentile(sorted, 50).toFixed(
-        1
-      )} | ${percentile(sorted, 99).toFixed(1)} | ${sorted.at(-1).toFixed(1)} |`
-    );
+    console.log(`| ${kind} | ${sorted.length} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${sorted.at(-1).toFixed(1)} |`);
   }
   const errors = [...failures.values()].reduce((a, b) => a + b, 0);
   console.log(
-    `\n${all.length} requests in ${wallSeconds.toFixed(1)} s: ${(
-      all.length / wallSeconds
-    ).toFixed(0)} requests/s, ${(loops / wallSeconds).toFixed(
-      1
-    )} member-days/s (${loops} in all)`
+    `\n${all.length} requests in ${wallSeconds.toFixed(1)} s: ${(all.length / wallSeconds).toFixed(0)} requests/s, ${(loops / wallSeconds).toFixed(
+      1,
+    )} member-days/s (${loops} in all)`,
   );
-  console.log(
-    `Errors: ${errors}${
-      errors
-        ? ` (${[...failures].map(([k, v]) => `${v}× ${k}`).join("; ")})`
-        : ""
-    }`
-  );
+  console.log(`Errors: ${errors}${errors ? ` (${[...failures].map(([k, v]) => `${v}× ${k}`).join("; ")})` : ""}`);
   console.log(
     `Finishes acknowledged: ${acknowledged}; PlanCompletion rows stored: ${stored}: ${
       stored === acknowledged ? "nothing lost, nothing doubled" : "MISMATCH"
-    }; integrity_check: ${integrity}`
+    }; integrity_check: ${integrity}`,
   );
 }

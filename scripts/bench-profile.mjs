@@ -23,11 +23,28 @@ const profileDir = path.join(dataDir, "profile");
 const sessionSecret = crypto.randomBytes(32).toString("hex");
 const database = process.argv[2] === "postgresql" ? "postgresql" : "sqlite";
 const postgres = database === "postgresql" ? await startThrowawayPostgres({ settings: { synchronous_commit: "off" } }) : undefined;
-const env = { ...process.env, NODE_ENV: "production", APP_ENV: "local", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: postgres?.url ?? "", SESSION_SECRET: sessionSecret, REQUEST_LIMIT_PER_MINUTE: "1000000" };
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  APP_ENV: "local",
+  PORT: String(PORT),
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  DATABASE_URL: postgres?.url ?? "",
+  SESSION_SECRET: sessionSecret,
+  REQUEST_LIMIT_PER_MINUTE: "1000000",
+};
 
 execFileSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "ignore" });
 const server = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "server.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
-for (let i = 0; !(await fetch(`${base}/`).then((r) => r.ok, () => false)); i++) {
+for (
+  let i = 0;
+  !(await fetch(`${base}/`).then(
+    (r) => r.ok,
+    () => false,
+  ));
+  i++
+) {
   if (i > 400) throw new Error("the server did not start");
   await new Promise((r) => setTimeout(r, 250));
 }
@@ -60,7 +77,8 @@ const part = ({ callFrame: { url, functionName } }) => {
   if (url.includes("@remix-run/router")) return "Remix: route matching and data (router)";
   if (url.includes("@remix-run")) return "Remix: request and response adapters";
   if (url.includes("react-dom")) return "React rendering";
-  if (url.includes("express") || url.includes("compression") || url.includes("body-parser") || url.includes("/send/") || url.includes("serve-static")) return "Express and its middleware";
+  if (url.includes("express") || url.includes("compression") || url.includes("body-parser") || url.includes("/send/") || url.includes("serve-static"))
+    return "Express and its middleware";
   if (url.includes("undici")) return "Node: fetch Request/Response objects (undici)";
   if (url.includes("build/server")) return "the app's own code";
   if (url.startsWith("node:") || !url) return "Node: HTTP, streams, crypto, timers";
@@ -69,7 +87,8 @@ const part = ({ callFrame: { url, functionName } }) => {
 const byPart = new Map();
 const byFunction = new Map();
 let time = profile.startTime;
-if (profile.startTime > windowStart || profile.endTime < windowEnd) throw new Error("the profile's clock is not the monotonic clock; cannot find the bursts in it");
+if (profile.startTime > windowStart || profile.endTime < windowEnd)
+  throw new Error("the profile's clock is not the monotonic clock; cannot find the bursts in it");
 let total = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   time += profile.timeDeltas[i];
@@ -83,10 +102,14 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 fs.rmSync(dataDir, { recursive: true, force: true });
 const requests = MEMBERS * 2;
-console.log(`\nCPU per request, ${requests} finishes (${MEMBERS} first, ${MEMBERS} duplicates), one process on ${database === "postgresql" ? "PostgreSQL" : "SQLite"}, node ${process.version}\n`);
+console.log(
+  `\nCPU per request, ${requests} finishes (${MEMBERS} first, ${MEMBERS} duplicates), one process on ${database === "postgresql" ? "PostgreSQL" : "SQLite"}, node ${process.version}\n`,
+);
 console.log("| part | ms per request | share |");
 console.log("|---|---:|---:|");
-for (const [name, us] of [...byPart].sort((a, b) => b[1] - a[1])) console.log(`| ${name} | ${(us / 1000 / requests).toFixed(3)} | ${((us / total) * 100).toFixed(1)}% |`);
+for (const [name, us] of [...byPart].sort((a, b) => b[1] - a[1]))
+  console.log(`| ${name} | ${(us / 1000 / requests).toFixed(3)} | ${((us / total) * 100).toFixed(1)}% |`);
 console.log(`| all | ${(total / 1000 / requests).toFixed(3)} | |`);
 console.log(`\nThe ${TOP} functions with the most CPU of their own:\n`);
-for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`- ${name}: ${(us / 1000 / requests).toFixed(3)} ms per request`);
+for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+  console.log(`- ${name}: ${(us / 1000 / requests).toFixed(3)} ms per request`);

@@ -58,8 +58,13 @@ export async function benchQuiz({ base }) {
   console.log(`\nSkin quiz in desktop Chromium, JavaScript on: ${rows.length} steps in ${total} ms\n`);
   console.log("| tap | steps | median ms | max ms | requests per step (median) |");
   console.log("|---|---:|---:|---:|---:|");
-  for (const [name, list] of [["Continue / intro", continueRows], ["option that advances by itself", advanceRows]])
+  for (const [name, list] of [
+    ["Continue / intro", continueRows],
+    ["option that advances by itself", advanceRows],
+  ])
     if (list.length)
-      console.log(`| ${name} | ${list.length} | ${median(list.map((r) => r.ms))} | ${Math.max(...list.map((r) => r.ms))} | ${median(list.map((r) => r.requests))} |`);
+      console.log(
+        `| ${name} | ${list.length} | ${median(list.map((r) => r.ms))} | ${Math.max(...list.map((r) => r.ms))} | ${median(list.map((r) => r.requests))} |`,
+      );
   console.log("");
 }

@@ -83,7 +83,10 @@ function readFiles(root: string): { ndjson: NdjsonFile[]; funnels: FunnelFile[] 
 function spacedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(spacedJson).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}: ${spacedJson(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${spacedJson(v)}`)
+      .join(", ")}}`;
   }
   return JSON.stringify(value);
 }

@@ -6,7 +6,10 @@ import { pullContent, pushContent, type ContentClient } from "./content-sync";
 
 const Env = z.object({
   SANITY_PROJECT_ID: z.string({ error: "is required" }).regex(/^[a-z0-9-]+$/, "must be a Sanity project id"),
-  SANITY_DATASET: z.string().regex(/^[a-z0-9_-]+$/).default("production"),
+  SANITY_DATASET: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/)
+    .default("production"),
   SANITY_API_TOKEN: z.string({ error: "is required (a token with write access for push, read access for pull)" }).min(1),
   SANITY_API_VERSION: z.string().default("2025-02-19"),
   /** Tests only: a local server speaking the Sanity API. */

@@ -29,7 +29,8 @@ if (problem) fail(problem);
 
 // The same database the app opens: DATABASE_URL, else <DATA_DIR>/glow-coach.db.
 const url = resolveDatabaseUrl(process.env);
-if (!url.startsWith("file:")) fail(`DATABASE_URL is not a SQLite file (${url.split(":")[0]}:…); back up other databases with their own tools (pg_dump for PostgreSQL).`);
+if (!url.startsWith("file:"))
+  fail(`DATABASE_URL is not a SQLite file (${url.split(":")[0]}:…); back up other databases with their own tools (pg_dump for PostgreSQL).`);
 const source = path.resolve(url.slice("file:".length));
 if (!fs.existsSync(source)) fail(`no database at ${source}: set DATA_DIR or DATABASE_URL as for the app.`);
 if (fs.existsSync(destination)) fail(`${destination} already exists: choose a new file name.`);

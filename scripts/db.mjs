@@ -63,11 +63,10 @@ async function withDatabases(run) {
 /** `prisma migrate diff` from a provider's migrations to the schema. */
 function migrateDiff(provider, databaseUrl, extra) {
   const { schema, migrations } = PROVIDERS[provider];
-  return spawnSync(
-    process.execPath,
-    [PRISMA, "migrate", "diff", "--from-migrations", migrations, "--to-schema-datamodel", schema, ...extra],
-    { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" },
-  );
+  return spawnSync(process.execPath, [PRISMA, "migrate", "diff", "--from-migrations", migrations, "--to-schema-datamodel", schema, ...extra], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+  });
 }
 
 async function check() {
@@ -79,7 +78,9 @@ async function check() {
     for (const provider of Object.keys(PROVIDERS)) {
       const result = migrateDiff(provider, urls[provider], ["--script", "--exit-code"]);
       if (result.status === 2) {
-        problems.push(`${PROVIDERS[provider].migrations} does not match ${PROVIDERS[provider].schema}; the missing migration is:\n${result.stdout.trim()}\nRun: npm run db:migration -- <name>`);
+        problems.push(
+          `${PROVIDERS[provider].migrations} does not match ${PROVIDERS[provider].schema}; the missing migration is:\n${result.stdout.trim()}\nRun: npm run db:migration -- <name>`,
+        );
       } else if (result.status !== 0) {
         problems.push(`${provider}: prisma migrate diff failed:\n${result.stderr.trim() || result.stdout.trim()}`);
       } else {

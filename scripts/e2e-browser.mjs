@@ -41,7 +41,10 @@ function hasAptGet() {
 export function browserPlan({ configured, exists, isRoot, aptGet }) {
   if (exists) return { action: "use" };
   if (configured) {
-    return { action: "stop", message: `CHROMIUM_PATH=${configured} is not an executable file: point it at a Chromium or Chrome binary, or unset it to use Debian's chromium (${DEBIAN_CHROMIUM}).` };
+    return {
+      action: "stop",
+      message: `CHROMIUM_PATH=${configured} is not an executable file: point it at a Chromium or Chrome binary, or unset it to use Debian's chromium (${DEBIAN_CHROMIUM}).`,
+    };
   }
   if (isRoot && aptGet) return { action: "install" };
   return {
@@ -68,7 +71,9 @@ function main() {
     // apt-get printed why.
   }
   if (!isExecutable(DEBIAN_CHROMIUM)) {
-    console.error(`apt-get could not install chromium (${DEBIAN_CHROMIUM} is still missing): install it by hand, or set CHROMIUM_PATH to a Chromium or Chrome binary.`);
+    console.error(
+      `apt-get could not install chromium (${DEBIAN_CHROMIUM} is still missing): install it by hand, or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
+    );
     process.exit(1);
   }
 }

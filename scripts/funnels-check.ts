@@ -47,5 +47,7 @@ const warnings = [...funnelReport.warnings, ...contentReport.warnings];
 for (const error of errors) console.log(error);
 for (const warning of warnings) console.log(`warning: ${warning}`);
 const plans = dataset.filter((d) => d._type === "plan").length;
-console.log(`funnels:check: ${plural(files.length, "funnel")}, ${plural(plans, "plan")}, ${plural(errors.length, "error")}, ${plural(warnings.length, "warning")}`);
+console.log(
+  `funnels:check: ${plural(files.length, "funnel")}, ${plural(plans, "plan")}, ${plural(errors.length, "error")}, ${plural(warnings.length, "warning")}`,
+);
 process.exitCode = errors.length ? 1 : 0;

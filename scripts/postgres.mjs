@@ -24,7 +24,12 @@ export function postgresBinDir() {
     if (dir && fs.existsSync(path.join(dir, "pg_ctl"))) return path.dirname(fs.realpathSync(path.join(dir, "pg_ctl")));
   }
   const debian = "/usr/lib/postgresql";
-  const versions = fs.existsSync(debian) ? fs.readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(debian)
+    ? fs
+        .readdirSync(debian)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const version of versions) {
     const dir = path.join(debian, version, "bin");
     if (fs.existsSync(path.join(dir, "pg_ctl"))) return dir;

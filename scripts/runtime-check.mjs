@@ -35,7 +35,11 @@ export function nativeModuleProblem() {
     }
     return null;
   } catch (error) {
-    const reason = String(error?.message ?? error).split("\n").join(" ").replace(/\s+/g, " ").trim();
+    const reason = String(error?.message ?? error)
+      .split("\n")
+      .join(" ")
+      .replace(/\s+/g, " ")
+      .trim();
     return (
       `better-sqlite3 cannot be loaded by this Node.js (${process.version}): it was installed or built for another version.\n` +
       "Fix: run `npm rebuild` with this Node.js (or `rm -rf node_modules && npm ci`), then start again.\n" +

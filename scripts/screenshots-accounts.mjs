@@ -56,7 +56,10 @@ for (const [device, viewport] of Object.entries(viewports)) {
   await shot("registration-check-email");
   // A form posted from another site: the request gate's 403 page.
   await page.route("https://elsewhere.example/**", (route) =>
-    route.fulfill({ contentType: "text/html", body: `<form method="post" action="${base}/login"><input name="email" value="x@example.com"></form><script>document.forms[0].submit()</script>` }),
+    route.fulfill({
+      contentType: "text/html",
+      body: `<form method="post" action="${base}/login"><input name="email" value="x@example.com"></form><script>document.forms[0].submit()</script>`,
+    }),
   );
   await page.goto("https://elsewhere.example/");
   await page.getByRole("heading", { name: "This request didn't come from our site" }).waitFor();

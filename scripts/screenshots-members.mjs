@@ -22,7 +22,10 @@ const base = `http://127.0.0.1:${PORT}`;
 fs.mkdirSync(out, { recursive: true });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-shots-"));
-const server = spawn(process.execPath, ["scripts/start.mjs"], { env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local" }, stdio: ["ignore", "ignore", "inherit"] });
+const server = spawn(process.execPath, ["scripts/start.mjs"], {
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, APP_ENV: "local" },
+  stdio: ["ignore", "ignore", "inherit"],
+});
 process.on("exit", () => server.kill("SIGTERM"));
 for (let i = 0; ; i++) {
   try {
@@ -42,30 +45,76 @@ const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir, "dev-se
 async function member(email, plans, answers, { doneDaysBack = [1, 2, 3], reminderHour = null } = {}) {
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
-  db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","activePlanId","emailVerifiedAt") VALUES (?,?,?,?,?,?,?)`).run(userId, email, "user", "UTC", stored(now), plans[0], stored(now));
-  db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 864e5)), stored(now));
+  db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","activePlanId","emailVerifiedAt") VALUES (?,?,?,?,?,?,?)`).run(
+    userId,
+    email,
+    "user",
+    "UTC",
+    stored(now),
+    plans[0],
+    stored(now),
+  );
+  db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(
+    sessionId,
+    userId,
+    stored(new Date(now.getTime() + 864e5)),
+    stored(now),
+  );
   for (const plan of plans) grantPlan(db, userId, plan, { at: new Date(now.getTime() - 20 * 864e5) });
   for (const [funnel, values] of Object.entries(answers)) {
-    db.prepare(`INSERT INTO "MemberAnswers" ("userId","funnelId","answers","answeredAt","updatedAt") VALUES (?,?,?,?,?)`).run(userId, funnel, JSON.stringify(values), stored(now), stored(now));
+    db.prepare(`INSERT INTO "MemberAnswers" ("userId","funnelId","answers","answeredAt","updatedAt") VALUES (?,?,?,?,?)`).run(
+      userId,
+      funnel,
+      JSON.stringify(values),
+      stored(now),
+      stored(now),
+    );
   }
   if (reminderHour !== null) db.prepare(`UPDATE "User" SET "reminderOn" = 1, "reminderHour" = ? WHERE "id" = ?`).run(reminderHour, userId);
   for (const back of doneDaysBack) {
     const date = new Date(now.getTime() - back * 864e5).toISOString().slice(0, 10);
-    db.prepare(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`).run(crypto.randomUUID(), userId, plans[0], date, stored(now));
+    db.prepare(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`).run(
+      crypto.randomUUID(),
+      userId,
+      plans[0],
+      date,
+      stored(now),
+    );
   }
-  for (const step of [1, 2]) db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`).run(userId, plans[0], today, step, stored(now));
+  for (const step of [1, 2])
+    db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`).run(
+      userId,
+      plans[0],
+      today,
+      step,
+      stored(now),
+    );
   return (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
 }
 
 // One member per plan, each with answers its rules use; the skincare member also owns the crease plan (the picker).
 const members = {
-  "clear-healthy-skin": await member("olivia.bennett@example.com", ["clear-healthy-skin", "crease-free"], { skin: { skinType: "oily", mainConcern: ["acne"] } }, { reminderHour: 7 }),
-  "makeup-prep": await member("maya.chen@example.com", ["makeup-prep"], { makeup: { skinType: "dry", biggestFrustration: "patchy" } }, {
-    // Fourteen days in a row earned two freezes; yesterday was missed and used one.
-    doneDaysBack: Array.from({ length: 14 }, (_, i) => i + 2),
+  "clear-healthy-skin": await member(
+    "olivia.bennett@example.com",
+    ["clear-healthy-skin", "crease-free"],
+    { skin: { skinType: "oily", mainConcern: ["acne"] } },
+    { reminderHour: 7 },
+  ),
+  "makeup-prep": await member(
+    "maya.chen@example.com",
+    ["makeup-prep"],
+    { makeup: { skinType: "dry", biggestFrustration: "patchy" } },
+    {
+      // Fourteen days in a row earned two freezes; yesterday was missed and used one.
+      doneDaysBack: Array.from({ length: 14 }, (_, i) => i + 2),
+    },
+  ),
+  "crease-free": await member("hannah.weber@example.com", ["crease-free"], {
+    "crease-crisis": { foundationCreasing: "lunchtime", creasingLocation: "under-eyes" },
   }),
-  "crease-free": await member("hannah.weber@example.com", ["crease-free"], { "crease-crisis": { foundationCreasing: "lunchtime", creasingLocation: "under-eyes" } }),
-  "no-more-cakey": await member("priya.nair@example.com", ["no-more-cakey"], { "cakey-makeup": { skinType: "oily-combination", biggestFrustration: "fades-quickly" } }),
+  "no-more-cakey": await member("priya.nair@example.com", ["no-more-cakey"], {
+    "cakey-makeup": { skinType: "oily-combination", biggestFrustration: "fades-quickly" },
+  }),
 };
 db.close();
 

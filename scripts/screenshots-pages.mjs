@@ -11,7 +11,12 @@ fs.mkdirSync(out, { recursive: true });
 
 const browser = await launchBrowser();
 const viewports = { desktop: { width: 1280, height: 860 }, phone: { width: 412, height: 915 } };
-const pages = [["landing", "/"], ["partnerships", "/partnerships"], ["terms", "/terms-of-service"], ["privacy", "/privacy-policy"]];
+const pages = [
+  ["landing", "/"],
+  ["partnerships", "/partnerships"],
+  ["terms", "/terms-of-service"],
+  ["privacy", "/privacy-policy"],
+];
 if (adminCookie) pages.push(["admin", "/admin"]);
 
 for (const [device, viewport] of Object.entries(viewports)) {

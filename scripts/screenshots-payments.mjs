@@ -16,7 +16,12 @@ for (const [device, viewport] of Object.entries(viewports)) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, isMobile: device === "phone" });
   const page = await context.newPage();
   const shot = (name, fullPage = true) => page.screenshot({ path: path.join(out, `${name}-${device}.png`), fullPage, animations: "disabled" });
-  for (const [name, url] of [["offer-subscribe", "/subscribe"], ["offer-subscribe-otp", "/subscribe-otp"], ["offer-sales", "/sales"], ["offer-cakey-otp", "/cakey-otp"]]) {
+  for (const [name, url] of [
+    ["offer-subscribe", "/subscribe"],
+    ["offer-subscribe-otp", "/subscribe-otp"],
+    ["offer-sales", "/sales"],
+    ["offer-cakey-otp", "/cakey-otp"],
+  ]) {
     await page.goto(base + url);
     await shot(name);
   }

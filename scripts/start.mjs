@@ -40,7 +40,9 @@ try {
 } catch {
   // Prisma takes the SQLite file for itself while migrating: a running app makes it fail
   // with only "SocketTimeout" (the database is busy).
-  console.error("\nnpm start: the database migrations failed (above). If the app is already running on this database, stop it first: migrations need the database to themselves.");
+  console.error(
+    "\nnpm start: the database migrations failed (above). If the app is already running on this database, stop it first: migrations need the database to themselves.",
+  );
   process.exit(1);
 }
 

@@ -45,7 +45,11 @@ export const previewAction: DocumentActionComponent = ({ draft, published }) => 
     label: "Open preview",
     icon: EyeOpenIcon,
     disabled: !path || !SECRET,
-    title: !SECRET ? "Preview is not set up (SANITY_STUDIO_PREVIEW_SECRET)" : !path ? "This document has no page of its own" : "Open the page with your unpublished changes",
+    title: !SECRET
+      ? "Preview is not set up (SANITY_STUDIO_PREVIEW_SECRET)"
+      : !path
+        ? "This document has no page of its own"
+        : "Open the page with your unpublished changes",
     onHandle: () => {
       const url = `${APP_URL}/preview?secret=${encodeURIComponent(SECRET)}&path=${encodeURIComponent(path!)}`;
       window.open(url, "_blank", "noopener");

@@ -20,7 +20,9 @@ export default defineConfig({
   },
   document: {
     actions: (actions, { schemaType }) => {
-      const own = singletonTypes.has(schemaType) ? actions.filter(({ action }) => action && ["publish", "discardChanges", "restore"].includes(action)) : actions;
+      const own = singletonTypes.has(schemaType)
+        ? actions.filter(({ action }) => action && ["publish", "discardChanges", "restore"].includes(action))
+        : actions;
       return [...own, previewAction];
     },
   },

@@ -30,7 +30,11 @@ export const structure: StructureResolver = (S) =>
       S.listItem()
         .title("Routine plans")
         .icon(ProjectsIcon)
-        .child(S.list().title("Routine plans").items([S.documentTypeListItem("plan").title("Plans"), S.documentTypeListItem("product").title("Products")])),
+        .child(
+          S.list()
+            .title("Routine plans")
+            .items([S.documentTypeListItem("plan").title("Plans"), S.documentTypeListItem("product").title("Products")]),
+        ),
       S.listItem()
         .title("Tutorials")
         .icon(PlayIcon)

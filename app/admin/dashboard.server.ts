@@ -30,7 +30,15 @@ function parseProps(text: string): Record<string, unknown> {
   }
 }
 
-function toRow(e: { visitorId: string; name: string; funnel: string | null; step: string | null; props: string; userId: string | null; createdAt: Date }): EventRow {
+function toRow(e: {
+  visitorId: string;
+  name: string;
+  funnel: string | null;
+  step: string | null;
+  props: string;
+  userId: string | null;
+  createdAt: Date;
+}): EventRow {
   return { ...e, props: parseProps(e.props) };
 }
 
@@ -50,7 +58,10 @@ async function buyersSince(since: Date): Promise<Buyer[]> {
   const purchases = (await db.analyticsEvent.findMany({ where: { name: "purchase", createdAt: { gte: since } }, select: EVENT_SELECT })).map(toRow);
   if (purchases.length === 0) return [];
   const history = (
-    await db.analyticsEvent.findMany({ where: { visitorId: { in: [...new Set(purchases.map((p) => p.visitorId))] }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })
+    await db.analyticsEvent.findMany({
+      where: { visitorId: { in: [...new Set(purchases.map((p) => p.visitorId))] }, name: { in: ["funnel_viewed", "funnel_completed"] } },
+      select: EVENT_SELECT,
+    })
   ).map(toRow);
   const buyers: Buyer[] = [];
   for (const p of purchases) {
@@ -72,11 +83,15 @@ export function parsePeriod(value: string | null): Period {
 async function memberSources(userIds: string[], titles: Map<string, string>) {
   const sources = new Map<string, { funnel: string | null; answers: number; utmSource: string | null; referrer: string | null }>();
   if (userIds.length === 0) return sources;
-  const purchases = (await db.analyticsEvent.findMany({ where: { name: "purchase", userId: { in: userIds } }, orderBy: { createdAt: "asc" }, select: EVENT_SELECT })).map(toRow);
+  const purchases = (
+    await db.analyticsEvent.findMany({ where: { name: "purchase", userId: { in: userIds } }, orderBy: { createdAt: "asc" }, select: EVENT_SELECT })
+  ).map(toRow);
   const visitors = [...new Set(purchases.map((p) => p.visitorId))];
   const [history, landings] = visitors.length
     ? await Promise.all([
-        db.analyticsEvent.findMany({ where: { visitorId: { in: visitors }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
+        db.analyticsEvent
+          .findMany({ where: { visitorId: { in: visitors }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })
+          .then((rows) => rows.map(toRow)),
         db.visitor.findMany({ where: { id: { in: visitors } } }),
       ])
     : [[], []];
@@ -106,7 +121,13 @@ async function findMembers(query: string, at: Date, titles: Map<string, string>)
     take: MAX_SEARCH_RESULTS,
     select: { id: true, email: true, role: true, timeZone: true, activePlanId: true, planCompletions: { select: { planId: true, date: true } } },
   });
-  const [sources, entitlements] = await Promise.all([memberSources(users.map((u) => u.id), titles), Promise.all(users.map((u) => entitlementsOf(u.id, at)))]);
+  const [sources, entitlements] = await Promise.all([
+    memberSources(
+      users.map((u) => u.id),
+      titles,
+    ),
+    Promise.all(users.map((u) => entitlementsOf(u.id, at))),
+  ]);
   return users.map((u, i) => {
     const plans = entitlements[i];
     // The streak of the plan the member follows: the chosen one, else the latest purchase.
@@ -142,9 +163,13 @@ export async function dashboardView(request: Request) {
   // Checkouts and purchases in the window are attributed using their visitors' earlier funnel events too.
   const payers = [...new Set(events.filter((e) => e.name === "initiate_checkout" || e.name === "purchase").map((e) => e.visitorId))];
   const history = payers.length
-    ? (await db.analyticsEvent.findMany({ where: { visitorId: { in: payers }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })).map(toRow)
+    ? (
+        await db.analyticsEvent.findMany({ where: { visitorId: { in: payers }, name: { in: ["funnel_viewed", "funnel_completed"] } }, select: EVENT_SELECT })
+      ).map(toRow)
     : [];
-  const completions = buyers.length ? await db.planCompletion.findMany({ where: { userId: { in: buyers.map((b) => b.userId) } }, select: { userId: true, date: true } }) : [];
+  const completions = buyers.length
+    ? await db.planCompletion.findMany({ where: { userId: { in: buyers.map((b) => b.userId) } }, select: { userId: true, date: true } })
+    : [];
 
   const reports = funnelReports(events, funnels, since, history).sort((a, b) => b.views - a.views || a.title.localeCompare(b.title));
   const titles = new Map(funnels.map((f) => [f.id, f.title]));
@@ -152,20 +177,18 @@ export async function dashboardView(request: Request) {
   const members = await findMembers(query, at, titles);
   const confirm = confirmId ? (members.find((m) => m.id === confirmId) ?? null) : null;
 
-  return data(
-    {
-      email: admin.email,
-      adminId: admin.id,
-      period,
-      funnels: reports,
-      revenue: revenueByOffer(events, since),
-      subscriptions: activeSubscriptions(subscriptions, at),
-      retention: retention(buyers, completions, at).map((r) => ({ ...r, title: r.funnel ? (titles.get(r.funnel) ?? r.funnel) : "No funnel" })),
-      query,
-      members,
-      confirm,
-    },
-  );
+  return data({
+    email: admin.email,
+    adminId: admin.id,
+    period,
+    funnels: reports,
+    revenue: revenueByOffer(events, since),
+    subscriptions: activeSubscriptions(subscriptions, at),
+    retention: retention(buyers, completions, at).map((r) => ({ ...r, title: r.funnel ? (titles.get(r.funnel) ?? r.funnel) : "No funnel" })),
+    query,
+    members,
+    confirm,
+  });
 }
 
 type ActionError = { error: string };

@@ -87,7 +87,11 @@ export function funnelReports(events: EventRow[], funnels: FunnelInfo[], since: 
     const answered = inWindow.filter((e) => e.name === "step_answered" && e.funnel === funnel.id);
     const steps: StepBar[] = [
       { id: "viewed", label: "Viewed", visitors: views },
-      ...funnel.steps.map((step) => ({ id: step.id, label: step.label, visitors: new Set(answered.filter((e) => e.step === step.id).map((e) => e.visitorId)).size })),
+      ...funnel.steps.map((step) => ({
+        id: step.id,
+        label: step.label,
+        visitors: new Set(answered.filter((e) => e.step === step.id).map((e) => e.visitorId)).size,
+      })),
       { id: "completed", label: "Completed", visitors: completions },
     ];
     return {
@@ -174,11 +178,16 @@ export function retention(buyers: Buyer[], completions: { userId: string; date: 
   for (const c of completions) datesByUser.set(c.userId, [...(datesByUser.get(c.userId) ?? []), c.date]);
   // One buyer counts once: their first purchase.
   const first = new Map<string, Buyer>();
-  for (const buyer of [...buyers].sort((a, b) => a.purchasedAt.getTime() - b.purchasedAt.getTime())) if (!first.has(buyer.userId)) first.set(buyer.userId, buyer);
+  for (const buyer of [...buyers].sort((a, b) => a.purchasedAt.getTime() - b.purchasedAt.getTime()))
+    if (!first.has(buyer.userId)) first.set(buyer.userId, buyer);
 
   const rows = new Map<string | null, RetentionRow>();
   for (const buyer of first.values()) {
-    const row = rows.get(buyer.funnel) ?? { funnel: buyer.funnel, week1: { eligible: 0, active: 0, share: null }, month: { eligible: 0, active: 0, share: null } };
+    const row = rows.get(buyer.funnel) ?? {
+      funnel: buyer.funnel,
+      week1: { eligible: 0, active: 0, share: null },
+      month: { eligible: 0, active: 0, share: null },
+    };
     rows.set(buyer.funnel, row);
     const age = dayNumber(buyer.purchasedAt, at.toISOString().slice(0, 10));
     const days = (datesByUser.get(buyer.userId) ?? []).map((d) => dayNumber(buyer.purchasedAt, d));

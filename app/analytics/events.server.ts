@@ -6,14 +6,7 @@ import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
 import { queueEvent } from "./event-batch.server";
 
-export type EventName =
-  | "funnel_viewed"
-  | "step_answered"
-  | "funnel_completed"
-  | "offer_viewed"
-  | "initiate_checkout"
-  | "purchase"
-  | "routine_completed";
+export type EventName = "funnel_viewed" | "step_answered" | "funnel_completed" | "offer_viewed" | "initiate_checkout" | "purchase" | "routine_completed";
 
 export type EventInput = {
   visitorId: string;

@@ -44,5 +44,9 @@ export function initiateCheckoutEvent(props: { plan: string; name: string; price
 
 /** Purchase, from the props of the server's "purchase" event: its eventId is the pixel's eventID. */
 export function purchaseEvent(props: { plan: string; offer: string; price: number; currency: string; eventId: string }): PixelEvent {
-  return { name: "Purchase", params: { value: props.price, currency: props.currency, content_ids: [props.plan], content_name: props.offer }, eventId: props.eventId };
+  return {
+    name: "Purchase",
+    params: { value: props.price, currency: props.currency, content_ids: [props.plan], content_name: props.offer },
+    eventId: props.eventId,
+  };
 }

@@ -74,7 +74,9 @@ export function registrationEmail(state: AccountState): "confirm-registration" |
 }
 
 /** Password sign-in: only a verified account's own password, whatever is stored. */
-export function passwordUsable(account: { emailVerifiedAt: Date | null; passwordHash: string | null } | null): account is { emailVerifiedAt: Date; passwordHash: string } {
+export function passwordUsable(
+  account: { emailVerifiedAt: Date | null; passwordHash: string | null } | null,
+): account is { emailVerifiedAt: Date; passwordHash: string } {
   return accountState(account) === "verified" && !!account?.passwordHash;
 }
 
@@ -91,7 +93,11 @@ export type CheckoutWelcome =
  * address already verified is never signed in by a checkout, and a browser signed in to
  * another account keeps that session.
  */
-export function checkoutWelcome(input: { account: AccountState; browserSession: { kind: SessionKind; userId: string } | null; buyerId: string }): CheckoutWelcome {
+export function checkoutWelcome(input: {
+  account: AccountState;
+  browserSession: { kind: SessionKind; userId: string } | null;
+  buyerId: string;
+}): CheckoutWelcome {
   if (input.browserSession?.kind === "full" && input.browserSession.userId === input.buyerId) return "already-signed-in";
   if (input.account === "verified") return "sign-in-by-link";
   if (input.browserSession?.kind === "full") return "sign-in-by-link";

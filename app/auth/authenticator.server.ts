@@ -85,38 +85,43 @@ export function publicMagicLink(strategyLink: string, secret: string): string {
 }
 
 const emailLinkStrategy = new EmailLinkStrategy<AuthResult>(
-    {
-      secret: derivedKey("email-link"),
-      callbackURL: "/magic",
-      linkExpirationTime: LINK_MINUTES * 60_000,
-      verifyEmailAddress: async (email) => {
-        EmailAddress.parse(email);
-      },
-      sendEmail: async ({ emailAddress, magicLink, form }) => {
-        const secret = String(form.get("secret"));
-        const redirectTo = form.get("redirectTo");
-        const kind = EMAIL_KINDS.find((k) => k === form.get("kind")) ?? "sign-in";
-        const registration = kind === "confirm-registration" ? registrationsBeingSent.get(secret) : undefined;
-        const { code } = await issueLoginToken({ email: emailAddress, secret, redirectTo: typeof redirectTo === "string" ? redirectTo : undefined, registration });
-        const link = publicMagicLink(magicLink, secret);
-        try {
-          const settings = await getSiteSettings();
-          const message = signInEmail({ link, code, brandName: settings.brandName, supportEmail: settings.supportEmail, expiresInMinutes: LINK_MINUTES, kind });
-          await sendEmail({ to: emailAddress, ...message, link });
-        } catch (error) {
-          logger.error({ err: error }, `[auth] could not send a sign-in e-mail to ${emailAddress}`);
-          throw new Error(SEND_FAILED);
-        }
-      },
+  {
+    secret: derivedKey("email-link"),
+    callbackURL: "/magic",
+    linkExpirationTime: LINK_MINUTES * 60_000,
+    verifyEmailAddress: async (email) => {
+      EmailAddress.parse(email);
     },
-    async ({ email, form, magicLinkVerify }) => {
-      // While sending, the strategy asks for the user only to pass it to sendEmail; we
-      // don't need it (and must not reveal whether an account exists).
-      if (!magicLinkVerify) throw new Error("not needed");
-      const claim = await claimLink(String(form.get("secret")), email);
-      if (!claim.ok) throw new LinkError(claim.state === "valid" ? "used" : claim.state);
-      return { email: claim.email, proof: "email-link", redirectTo: claim.redirectTo, registration: claim.registration };
+    sendEmail: async ({ emailAddress, magicLink, form }) => {
+      const secret = String(form.get("secret"));
+      const redirectTo = form.get("redirectTo");
+      const kind = EMAIL_KINDS.find((k) => k === form.get("kind")) ?? "sign-in";
+      const registration = kind === "confirm-registration" ? registrationsBeingSent.get(secret) : undefined;
+      const { code } = await issueLoginToken({
+        email: emailAddress,
+        secret,
+        redirectTo: typeof redirectTo === "string" ? redirectTo : undefined,
+        registration,
+      });
+      const link = publicMagicLink(magicLink, secret);
+      try {
+        const settings = await getSiteSettings();
+        const message = signInEmail({ link, code, brandName: settings.brandName, supportEmail: settings.supportEmail, expiresInMinutes: LINK_MINUTES, kind });
+        await sendEmail({ to: emailAddress, ...message, link });
+      } catch (error) {
+        logger.error({ err: error }, `[auth] could not send a sign-in e-mail to ${emailAddress}`);
+        throw new Error(SEND_FAILED);
+      }
     },
+  },
+  async ({ email, form, magicLinkVerify }) => {
+    // While sending, the strategy asks for the user only to pass it to sendEmail; we
+    // don't need it (and must not reveal whether an account exists).
+    if (!magicLinkVerify) throw new Error("not needed");
+    const claim = await claimLink(String(form.get("secret")), email);
+    if (!claim.ok) throw new LinkError(claim.state === "valid" ? "used" : claim.state);
+    return { email: claim.email, proof: "email-link", redirectTo: claim.redirectTo, registration: claim.registration };
+  },
 );
 authenticator.use(emailLinkStrategy, "email-link");
 

@@ -129,7 +129,10 @@ export async function finishGoogleSignIn(request: Request): Promise<CallbackOutc
       await registerGoogle();
       result = await authenticator.authenticate("google", request, { throwOnError: true });
     } catch (thrown) {
-      logger.warn({ reason: thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : String(thrown) }, "[auth] Google sign-in failed");
+      logger.warn(
+        { reason: thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : String(thrown) },
+        "[auth] Google sign-in failed",
+      );
     }
   }
   const headers = new Headers();

@@ -42,7 +42,11 @@ export async function requireUser(request: Request, to: "/login" | "/email-instr
  * A session that may open `area` (for the routine: `planPaidFor` says whether a purchase
  * session paid for this plan). Anyone else goes to /login.
  */
-export async function requireAccess(request: Request, area: Area, planPaidFor: (checkoutSessionId: string) => Promise<boolean> = async () => false): Promise<CurrentSession> {
+export async function requireAccess(
+  request: Request,
+  area: Area,
+  planPaidFor: (checkoutSessionId: string) => Promise<boolean> = async () => false,
+): Promise<CurrentSession> {
   const session = await currentSession(request);
   if (session) {
     const paid = session.kind === "purchase" && session.checkoutSessionId !== null && (await planPaidFor(session.checkoutSessionId));

@@ -23,7 +23,12 @@ function codeHash(secretHash: string, code: string): string {
 }
 
 /** Stores a new link (superseding the address's earlier ones) and returns its code. */
-export async function issueLoginToken(input: { email: string; secret: string; redirectTo?: string; registration?: PendingRegistration }): Promise<{ code: string }> {
+export async function issueLoginToken(input: {
+  email: string;
+  secret: string;
+  redirectTo?: string;
+  registration?: PendingRegistration;
+}): Promise<{ code: string }> {
   const at = now();
   const secretHash = sha256(input.secret);
   const code = randomCode();
@@ -82,7 +87,9 @@ function purposeOf(row: TokenRow): LinkPurpose {
 }
 
 function registrationOf(row: TokenRow): PendingRegistration | null {
-  return row.purpose === "registration" && row.passwordHash && row.browserHash ? { passwordHash: row.passwordHash, name: row.name ?? "", browserHash: row.browserHash } : null;
+  return row.purpose === "registration" && row.passwordHash && row.browserHash
+    ? { passwordHash: row.passwordHash, name: row.name ?? "", browserHash: row.browserHash }
+    : null;
 }
 
 export type Claim = { ok: true; email: string; redirectTo: string | null; registration: PendingRegistration | null } | { ok: false; state: TokenState };
@@ -118,7 +125,10 @@ export async function claimCode(email: string, code: string): Promise<CodeCheck>
   if (row.codeAttempts >= MAX_CODE_ATTEMPTS) return { ok: false, state: "code-retired" };
   if (codeHash(row.secretHash, code) !== row.codeHash) {
     // Counted in one statement, so parallel guesses cannot get past the limit.
-    const { count } = await db.loginToken.updateMany({ where: { id: row.id, codeAttempts: { lt: MAX_CODE_ATTEMPTS } }, data: { codeAttempts: { increment: 1 } } });
+    const { count } = await db.loginToken.updateMany({
+      where: { id: row.id, codeAttempts: { lt: MAX_CODE_ATTEMPTS } },
+      data: { codeAttempts: { increment: 1 } },
+    });
     if (count === 0) return { ok: false, state: "code-retired" };
     const attempts = (await db.loginToken.findUnique({ where: { id: row.id }, select: { codeAttempts: true } }))?.codeAttempts ?? MAX_CODE_ATTEMPTS;
     return { ok: false, state: "wrong-code", attemptsLeft: Math.max(0, MAX_CODE_ATTEMPTS - attempts) };
@@ -133,7 +143,13 @@ export async function claimCode(email: string, code: string): Promise<CodeCheck>
 /** What each state means to the person holding the link. */
 export const TOKEN_MESSAGES: Record<Exclude<TokenState, "valid">, { title: string; text: string }> = {
   expired: { title: "This link has expired", text: `Sign-in links work for ${LINK_MINUTES} minutes. Send yourself a new one below.` },
-  used: { title: "This link has already been used", text: "Each sign-in link works once. If that wasn't you, send a new link below and you'll be signed in on this device." },
-  superseded: { title: "A newer link was sent", text: "You asked for another sign-in link after this one, so only the newest works. Use the latest e-mail, or send a new link below." },
+  used: {
+    title: "This link has already been used",
+    text: "Each sign-in link works once. If that wasn't you, send a new link below and you'll be signed in on this device.",
+  },
+  superseded: {
+    title: "A newer link was sent",
+    text: "You asked for another sign-in link after this one, so only the newest works. Use the latest e-mail, or send a new link below.",
+  },
   malformed: { title: "This link isn't valid", text: "It may have been cut off or changed when it was copied. Send yourself a new link below." },
 };

@@ -49,7 +49,13 @@ const AUTH_REGISTRATION = "auth:registration";
  * Sets this browser's pending e-mail (the code form reads it) and purpose, keeping what the
  * e-mail link strategy stored. `cookies` are the Set-Cookie values the strategy answered with.
  */
-async function rememberPendingEmail(request: Request, cookies: string[], email: string, purpose: CheckEmailPurpose, registrationSecret: string | null): Promise<string[]> {
+async function rememberPendingEmail(
+  request: Request,
+  cookies: string[],
+  email: string,
+  purpose: CheckEmailPurpose,
+  registrationSecret: string | null,
+): Promise<string[]> {
   const own = cookies.find((cookie) => cookie.startsWith("gc_auth="));
   const session = await authSessionStorage.getSession(own ? own.split(";")[0] : request.headers.get("Cookie"));
   session.set(AUTH_EMAIL, email);
@@ -60,9 +66,13 @@ async function rememberPendingEmail(request: Request, cookies: string[], email: 
 }
 
 /** The 'Check Your Email!' page, with the pending e-mail remembered and a toast. */
-async function checkEmailAnswer(request: Request, input: { cookies?: string[]; email: string; purpose: CheckEmailPurpose; registrationSecret: string | null; toast: Toast }): Promise<Response> {
+async function checkEmailAnswer(
+  request: Request,
+  input: { cookies?: string[]; email: string; purpose: CheckEmailPurpose; registrationSecret: string | null; toast: Toast },
+): Promise<Response> {
   const headers = new Headers();
-  for (const cookie of await rememberPendingEmail(request, input.cookies ?? [], input.email, input.purpose, input.registrationSecret)) headers.append("Set-Cookie", cookie);
+  for (const cookie of await rememberPendingEmail(request, input.cookies ?? [], input.email, input.purpose, input.registrationSecret))
+    headers.append("Set-Cookie", cookie);
   headers.append("Set-Cookie", await toastHeader(input.toast));
   return redirect("/login/check-email", { status: 303, headers });
 }
@@ -179,7 +189,10 @@ export async function pendingEmail(request: Request): Promise<{ email: string; p
  * browser that registered (it holds the secret whose hash the link carries). From any other
  * browser the address is still verified, but nobody's typed password is adopted.
  */
-export async function confirmedRegistration(request: Request, registration: PendingRegistration | null): Promise<{ passwordHash: string; name: string | null } | null> {
+export async function confirmedRegistration(
+  request: Request,
+  registration: PendingRegistration | null,
+): Promise<{ passwordHash: string; name: string | null } | null> {
   if (!registration) return null;
   const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
   const secret = session.get(AUTH_REGISTRATION);
@@ -190,14 +203,19 @@ export async function confirmedRegistration(request: Request, registration: Pend
 export const ACCOUNT_CREATED = { title: "Account created", description: "Your e-mail is confirmed and you're signed in." } as const;
 export const PASSWORD_NOT_KEPT = {
   title: "E-mail confirmed",
-  description: "You're signed in. Your password wasn't saved: it only counts when you confirm in the browser you signed up in. You can always sign in with an e-mailed link.",
+  description:
+    "You're signed in. Your password wasn't saved: it only counts when you confirm in the browser you signed up in. You can always sign in with an e-mailed link.",
 } as const;
 
 /**
  * Finishes sign-in with a used link or code: a registration's password and name count only
  * in the browser that registered, and the toast says which happened.
  */
-export async function signedInWithEmail(request: Request, claim: { email: string; redirectTo: string | null; registration: PendingRegistration | null }, proof: "email-link" | "email-code"): Promise<Response> {
+export async function signedInWithEmail(
+  request: Request,
+  claim: { email: string; redirectTo: string | null; registration: PendingRegistration | null },
+  proof: "email-link" | "email-code",
+): Promise<Response> {
   const registration = await confirmedRegistration(request, claim.registration);
   const toast = claim.registration ? [await toastHeader(registration ? ACCOUNT_CREATED : PASSWORD_NOT_KEPT)] : [];
   return signedIn({ email: claim.email, proof, confirmedRegistration: registration }, safeRedirect(claim.redirectTo), toast);
@@ -253,4 +271,5 @@ export async function signInWithCode(input: { request: Request; code: unknown; c
   return { status: 410, error: `${message.title}. ${message.text}` };
 }
 
-const CODE_RETIRED = "That code doesn't match, and after five wrong tries it can't be used any more. The link in the same e-mail still works, or send yourself a new one.";
+const CODE_RETIRED =
+  "That code doesn't match, and after five wrong tries it can't be used any more. The link in the same e-mail still works, or send yourself a new one.";

@@ -18,31 +18,34 @@ export type LimitResult = { ok: true } | { ok: false; retryAt: Date };
  */
 export async function tryAcquire(limits: Limit[]): Promise<LimitResult> {
   const at = now();
-  return db.$transaction(async (tx) => {
-    for (const key of [...new Set(limits.map((l) => l.key))].sort()) {
-      await tx.$executeRaw`
+  return db.$transaction(
+    async (tx) => {
+      for (const key of [...new Set(limits.map((l) => l.key))].sort()) {
+        await tx.$executeRaw`
         INSERT INTO "RateLimitKey" ("key", "updatedAt") VALUES (${key}, ${at})
         ON CONFLICT ("key") DO UPDATE SET "updatedAt" = ${at}`;
-    }
-    let retryAt: Date | undefined;
-    for (const limit of limits) {
-      const since = new Date(at.getTime() - limit.windowMs);
-      const hits = await tx.rateLimitHit.findMany({
-        where: { key: limit.key, createdAt: { gt: since } },
-        orderBy: { createdAt: "asc" },
-        select: { createdAt: true },
-        take: limit.max,
-      });
-      if (hits.length >= limit.max) {
-        // Free again when the oldest counted hit leaves the window.
-        const free = new Date(hits[0].createdAt.getTime() + limit.windowMs);
-        if (!retryAt || free > retryAt) retryAt = free;
       }
-    }
-    if (retryAt) return { ok: false, retryAt } as const;
-    await tx.rateLimitHit.createMany({ data: limits.map((l) => ({ key: l.key, createdAt: at })) });
-    return { ok: true } as const;
-  }, { maxWait: 10_000, timeout: 10_000 });
+      let retryAt: Date | undefined;
+      for (const limit of limits) {
+        const since = new Date(at.getTime() - limit.windowMs);
+        const hits = await tx.rateLimitHit.findMany({
+          where: { key: limit.key, createdAt: { gt: since } },
+          orderBy: { createdAt: "asc" },
+          select: { createdAt: true },
+          take: limit.max,
+        });
+        if (hits.length >= limit.max) {
+          // Free again when the oldest counted hit leaves the window.
+          const free = new Date(hits[0].createdAt.getTime() + limit.windowMs);
+          if (!retryAt || free > retryAt) retryAt = free;
+        }
+      }
+      if (retryAt) return { ok: false, retryAt } as const;
+      await tx.rateLimitHit.createMany({ data: limits.map((l) => ({ key: l.key, createdAt: at })) });
+      return { ok: true } as const;
+    },
+    { maxWait: 10_000, timeout: 10_000 },
+  );
 }
 
 /** "in 38 minutes": when to try again, without guessing the visitor's time zone. */

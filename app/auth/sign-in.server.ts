@@ -35,44 +35,46 @@ export async function completeSignIn(identity: SignInIdentity): Promise<SignedIn
   const at = now();
   // Two first sign-ins for a new address at once: the second to insert its row runs again and
   // finds the first's.
-  const result = await againIfCreatedMeanwhile(() => db.$transaction(async (tx) => {
-    const linked = identity.googleId ? await tx.user.findUnique({ where: { googleId: identity.googleId } }) : null;
-    const email = linked?.email ?? EmailAddress.parse(identity.email);
-    const found = linked ?? (await tx.user.findUnique({ where: { email } }));
-    if (identity.proof === "password" && accountState(found) !== "verified") throw new Error("a password proves nothing for an unverified address");
-    // A new address gets its row here and is verified just below; two first sign-ins at once share it.
-    const account = found ?? (await tx.user.upsert({ where: { email }, create: { email, name: identity.googleName ?? null }, update: {} }));
-    const plan = verifiedSignIn({
-      state: accountState(account),
-      email,
-      storedRole: StoredRole.parse(account.role),
-      adminEmails: env.adminEmails,
-      confirmedRegistration: identity.confirmedRegistration,
-    });
-    const googleId = identity.googleId ? { googleId: identity.googleId } : {};
-
-    let firstVerification = false;
-    if (plan.firstVerification) {
-      // Only the request that flips the account to verified applies the first-proof rules.
-      const { count } = await tx.user.updateMany({
-        where: { id: account.id, emailVerifiedAt: null },
-        data: {
-          emailVerifiedAt: at,
-          role: plan.role,
-          passwordHash: plan.passwordHash ?? null,
-          ...(plan.name !== undefined ? { name: plan.name } : {}),
-          ...googleId,
-        },
+  const result = await againIfCreatedMeanwhile(() =>
+    db.$transaction(async (tx) => {
+      const linked = identity.googleId ? await tx.user.findUnique({ where: { googleId: identity.googleId } }) : null;
+      const email = linked?.email ?? EmailAddress.parse(identity.email);
+      const found = linked ?? (await tx.user.findUnique({ where: { email } }));
+      if (identity.proof === "password" && accountState(found) !== "verified") throw new Error("a password proves nothing for an unverified address");
+      // A new address gets its row here and is verified just below; two first sign-ins at once share it.
+      const account = found ?? (await tx.user.upsert({ where: { email }, create: { email, name: identity.googleName ?? null }, update: {} }));
+      const plan = verifiedSignIn({
+        state: accountState(account),
+        email,
+        storedRole: StoredRole.parse(account.role),
+        adminEmails: env.adminEmails,
+        confirmedRegistration: identity.confirmedRegistration,
       });
-      firstVerification = count === 1;
-      if (firstVerification && plan.endOtherSessions) await tx.session.deleteMany({ where: { userId: account.id } });
-    }
-    if (!firstVerification) await tx.user.update({ where: { id: account.id }, data: { role: plan.role, ...googleId } });
+      const googleId = identity.googleId ? { googleId: identity.googleId } : {};
 
-    const user = await tx.user.findUniqueOrThrow({ where: { id: account.id } });
-    const session = newSession(user.id, "full");
-    await tx.session.create({ data: session });
-    return { user: toSessionUser(user), sessionId: session.id, firstVerification };
-  }));
+      let firstVerification = false;
+      if (plan.firstVerification) {
+        // Only the request that flips the account to verified applies the first-proof rules.
+        const { count } = await tx.user.updateMany({
+          where: { id: account.id, emailVerifiedAt: null },
+          data: {
+            emailVerifiedAt: at,
+            role: plan.role,
+            passwordHash: plan.passwordHash ?? null,
+            ...(plan.name !== undefined ? { name: plan.name } : {}),
+            ...googleId,
+          },
+        });
+        firstVerification = count === 1;
+        if (firstVerification && plan.endOtherSessions) await tx.session.deleteMany({ where: { userId: account.id } });
+      }
+      if (!firstVerification) await tx.user.update({ where: { id: account.id }, data: { role: plan.role, ...googleId } });
+
+      const user = await tx.user.findUniqueOrThrow({ where: { id: account.id } });
+      const session = newSession(user.id, "full");
+      await tx.session.create({ data: session });
+      return { user: toSessionUser(user), sessionId: session.id, firstVerification };
+    }),
+  );
   return { user: result.user, sessionCookie: await sessionCookie.serialize(result.sessionId), firstVerification: result.firstVerification };
 }

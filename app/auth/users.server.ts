@@ -16,16 +16,18 @@ export type SessionUser = {
   lastActedOn: string | null;
 };
 
-export const EmailAddress = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254, "That e-mail address is too long.")
-  .pipe(z.email("Please enter a valid e-mail address."));
+export const EmailAddress = z.string().trim().toLowerCase().max(254, "That e-mail address is too long.").pipe(z.email("Please enter a valid e-mail address."));
 
 export const StoredRole = z.enum(["user", "admin"]).catch("user");
 
-export function toSessionUser(user: { id: string; email: string; name: string | null; role: string; timeZone: string; lastActedOn: string | null }): SessionUser {
+export function toSessionUser(user: {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  timeZone: string;
+  lastActedOn: string | null;
+}): SessionUser {
   // An unknown stored role counts as "user" (spec: the role defaults to user).
   return { id: user.id, email: user.email, name: user.name, role: StoredRole.parse(user.role), timeZone: user.timeZone, lastActedOn: user.lastActedOn };
 }

@@ -22,7 +22,13 @@ export function SiteHeader({ brandName, user }: { brandName: string; user: Heade
           <BrandMark className="h-8 w-8" />
           <span>{brandName}</span>
         </Link>
-        {user ? <AvatarMenu user={user} /> : <Link to="/login" className="rounded-full px-4 py-2 text-sm font-semibold text-rose-700 hover:bg-rose-50">Sign in</Link>}
+        {user ? (
+          <AvatarMenu user={user} />
+        ) : (
+          <Link to="/login" className="rounded-full px-4 py-2 text-sm font-semibold text-rose-700 hover:bg-rose-50">
+            Sign in
+          </Link>
+        )}
       </div>
     </header>
   );
@@ -46,7 +52,10 @@ export function SiteFooter({ brandName, supportEmail, links = [] }: { brandName:
         ) : null}
         {supportEmail ? (
           <p>
-            Questions? <a className="font-medium text-rose-700 underline-offset-2 hover:underline" href={`mailto:${supportEmail}`}>{supportEmail}</a>
+            Questions?{" "}
+            <a className="font-medium text-rose-700 underline-offset-2 hover:underline" href={`mailto:${supportEmail}`}>
+              {supportEmail}
+            </a>
           </p>
         ) : null}
       </div>

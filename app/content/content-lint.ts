@@ -12,7 +12,10 @@ import { Plan, Product, TutorialStep } from "./types";
 export type ContentDocument = { _id: string; _type: string; [key: string]: unknown };
 export type ContentReport = { errors: string[]; warnings: string[] };
 
-const refsOf = (value: unknown): string[] => (Array.isArray(value) ? value.flatMap((v) => (v && typeof v === "object" && typeof (v as { _ref?: unknown })._ref === "string" ? [(v as { _ref: string })._ref] : [])) : []);
+const refsOf = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.flatMap((v) => (v && typeof v === "object" && typeof (v as { _ref?: unknown })._ref === "string" ? [(v as { _ref: string })._ref] : []))
+    : [];
 
 /** @param funnels the funnels the engine runs, by their document id ("funnel-skin") */
 export function lintContent(dataset: readonly ContentDocument[], funnels: ReadonlyMap<string, Funnel>): ContentReport {
@@ -26,7 +29,8 @@ export function lintContent(dataset: readonly ContentDocument[], funnels: Readon
     else if (target._type !== type) errors.push(`${where(doc)}: ${path}: "${ref}" is a ${target._type}, not a ${type}`);
   };
   const schema = (doc: ContentDocument, parsed: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) => {
-    for (const issue of parsed.success ? [] : (parsed.error?.issues ?? [])) errors.push(`${where(doc)}: ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`);
+    for (const issue of parsed.success ? [] : (parsed.error?.issues ?? []))
+      errors.push(`${where(doc)}: ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`);
     return parsed.success;
   };
 

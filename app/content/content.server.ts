@@ -5,7 +5,22 @@
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
-import { ALL_FUNNELS, DEFAULT_PLAN, HOME_PAGE, INSIGHT_BY_ID, LANDING_PAGE, LEGAL_PAGE, OFFER_BY_ID, OFFER_BY_PATH, OFFER_FOR_PLAN, PARTNERSHIPS_PAGE, PLAN_BY_ID, SITE_SETTINGS, TUTORIAL_SETTINGS, TUTORIAL_STEP } from "./queries";
+import {
+  ALL_FUNNELS,
+  DEFAULT_PLAN,
+  HOME_PAGE,
+  INSIGHT_BY_ID,
+  LANDING_PAGE,
+  LEGAL_PAGE,
+  OFFER_BY_ID,
+  OFFER_BY_PATH,
+  OFFER_FOR_PLAN,
+  PARTNERSHIPS_PAGE,
+  PLAN_BY_ID,
+  SITE_SETTINGS,
+  TUTORIAL_SETTINGS,
+  TUTORIAL_STEP,
+} from "./queries";
 import { Offer } from "~/payments/offer-schema";
 import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
@@ -68,7 +83,14 @@ async function load<T>(query: string, params: Record<string, unknown>, parse: Pa
   return pending;
 }
 
-async function fetchAndParse<T>(source: ContentSource, key: string, query: string, params: Record<string, unknown>, parse: Parse<T>, remember: boolean): Promise<T | null> {
+async function fetchAndParse<T>(
+  source: ContentSource,
+  key: string,
+  query: string,
+  params: Record<string, unknown>,
+  parse: Parse<T>,
+  remember: boolean,
+): Promise<T | null> {
   let raw: unknown;
   try {
     raw = await source.fetch(query, params);

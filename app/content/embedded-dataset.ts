@@ -12,7 +12,10 @@ export type Document = { _id: string; _type: string; [key: string]: unknown };
 export function readEmbeddedDataset(root: string = process.cwd()): Document[] {
   const documents: Document[] = [];
   const contentDir = path.join(root, "content");
-  for (const name of fs.readdirSync(contentDir).filter((n) => n.endsWith(".ndjson")).sort()) {
+  for (const name of fs
+    .readdirSync(contentDir)
+    .filter((n) => n.endsWith(".ndjson"))
+    .sort()) {
     const lines = fs.readFileSync(path.join(contentDir, name), "utf8").split("\n");
     lines.forEach((line, i) => {
       if (!line.trim()) return;
@@ -24,7 +27,10 @@ export function readEmbeddedDataset(root: string = process.cwd()): Document[] {
     });
   }
   const funnelDir = path.join(root, "funnels");
-  for (const name of fs.readdirSync(funnelDir).filter((n) => n.endsWith(".json") && !n.endsWith(".schema.json")).sort()) {
+  for (const name of fs
+    .readdirSync(funnelDir)
+    .filter((n) => n.endsWith(".json") && !n.endsWith(".schema.json"))
+    .sort()) {
     let funnel: Record<string, unknown>;
     try {
       funnel = JSON.parse(fs.readFileSync(path.join(funnelDir, name), "utf8"));

@@ -93,7 +93,8 @@ function withoutCmsFields(value: unknown, depth: number, keepType = false): unkn
       // Inside a document _type is only the Studio's bookkeeping (a reference is known by its
       // _ref), except on the items of a typed list.
       if (key === "_type" && depth > 0 && !keepType) continue;
-      out[key] = Array.isArray(inner) && typedLists.includes(key) ? inner.map((item) => withoutCmsFields(item, depth + 2, true)) : withoutCmsFields(inner, depth + 1);
+      out[key] =
+        Array.isArray(inner) && typedLists.includes(key) ? inner.map((item) => withoutCmsFields(item, depth + 2, true)) : withoutCmsFields(inner, depth + 1);
     }
     return out;
   }

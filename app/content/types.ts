@@ -89,7 +89,10 @@ export type Reference = z.infer<typeof Reference>;
 export const RuleCondition = z
   .object({
     field: z.string().regex(/^[a-z][A-Za-z0-9]*$/, "use the answer's field name, e.g. skinType"),
-    anyOf: z.array(z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use an option's saved value")).min(1).optional(),
+    anyOf: z
+      .array(z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use an option's saved value"))
+      .min(1)
+      .optional(),
     answered: z.boolean().optional(),
   })
   .refine((c) => (c.anyOf === undefined) !== (c.answered === undefined), { message: "give exactly one of anyOf or answered" });
@@ -115,7 +118,8 @@ export const Product = z.object({
 });
 export type Product = z.infer<typeof Product>;
 
-const videoPath = (ext: string) => z.string().regex(new RegExp(`^/videos/[a-z0-9/-]+\\.(${ext})$`), `must be a file under /videos/ (.${ext.replaceAll("|", ", .")})`);
+const videoPath = (ext: string) =>
+  z.string().regex(new RegExp(`^/videos/[a-z0-9/-]+\\.(${ext})$`), `must be a file under /videos/ (.${ext.replaceAll("|", ", .")})`);
 
 /**
  * A tutorial video: an uploaded file (Sanity stores `file`; the queries add its address as
@@ -131,14 +135,20 @@ export const RoutineVideo = z
     /** The still shown before it plays; the step's illustration when empty. */
     poster: ContentImage.nullish(),
     /** "2:40". */
-    duration: z.string().regex(/^\d{1,2}:\d{2}$/, "write the length as m:ss, e.g. 2:40").nullish(),
+    duration: z
+      .string()
+      .regex(/^\d{1,2}:\d{2}$/, "write the length as m:ss, e.g. 2:40")
+      .nullish(),
     captions: z
       .object({
         file: z.object({ asset: Reference }).nullish(),
         fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
         url: videoPath("vtt").nullish(),
         label: text.default("English"),
-        srclang: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "a language code such as en").default("en"),
+        srclang: z
+          .string()
+          .regex(/^[a-z]{2}(-[A-Z]{2})?$/, "a language code such as en")
+          .default("en"),
       })
       .refine((c) => c.file || c.fileUrl || c.url, { message: "add a captions file (.vtt) or remove the captions", path: ["url"] })
       .nullish(),

@@ -117,7 +117,14 @@ const WORDING: Record<LinkEmailKind, (brand: string) => { subject: string; headi
 };
 
 /** The magic-link e-mail: a button, the same sign-in as a code, and what to do if unexpected. */
-export function signInEmail(input: { link: string; code: string; brandName: string; supportEmail: string; expiresInMinutes: number; kind?: LinkEmailKind }): RenderedEmail {
+export function signInEmail(input: {
+  link: string;
+  code: string;
+  brandName: string;
+  supportEmail: string;
+  expiresInMinutes: number;
+  kind?: LinkEmailKind;
+}): RenderedEmail {
   const { link, code, brandName, supportEmail } = input;
   const wording = WORDING[input.kind ?? "sign-in"](brandName);
   const intro = wording.intro;
@@ -177,6 +184,13 @@ export function reminderEmail(input: { planName: string; streak: number; routine
     bodyHtml: [paragraph(intro), paragraph(why), emailButton(REMINDER_BUTTON_LABEL, routineLink)].join("\n"),
     footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Turn off reminders</a>.`,
   });
-  const text = [heading, intro, why, `${REMINDER_BUTTON_LABEL}:\n${routineLink}`, `${stop} Turn off reminders:\n${unsubscribeLink}`, `The ${brandName} team`].join("\n\n");
+  const text = [
+    heading,
+    intro,
+    why,
+    `${REMINDER_BUTTON_LABEL}:\n${routineLink}`,
+    `${stop} Turn off reminders:\n${unsubscribeLink}`,
+    `The ${brandName} team`,
+  ].join("\n\n");
   return { subject, html, text: `${text}\n` };
 }

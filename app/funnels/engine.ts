@@ -127,7 +127,10 @@ export function submitStep(step: QuestionStepT, entries: readonly (readonly [str
     if (new Set(values).size !== values.length) return { ok: false, error: `Each option can only be chosen once${what}.` };
     const min = question.minSelected ?? 1;
     if (values.length < min) {
-      return { ok: false, error: min === 1 ? `Please choose at least one option${what} to continue.` : `Please choose at least ${min} options${what} to continue.` };
+      return {
+        ok: false,
+        error: min === 1 ? `Please choose at least one option${what} to continue.` : `Please choose at least ${min} options${what} to continue.`,
+      };
     }
     const exclusive = values.find((v) => known.get(v)!.exclusive);
     if (exclusive !== undefined && values.length > 1) {
@@ -224,7 +227,13 @@ export function stepAccess(funnel: Funnel, stepId: string, answers: Answers, has
 export function previousStepId(funnel: Funnel, stepId: string, answers: Answers): string | undefined {
   const walked = journey(funnel, answers).steps;
   const at = walked.findIndex((s) => s.id === stepId);
-  const before = at >= 0 ? walked.slice(0, at) : funnel.steps.slice(0, funnel.steps.findIndex((s) => s.id === stepId));
+  const before =
+    at >= 0
+      ? walked.slice(0, at)
+      : funnel.steps.slice(
+          0,
+          funnel.steps.findIndex((s) => s.id === stepId),
+        );
   for (let i = before.length - 1; i >= 0; i--) {
     if (before[i].type !== "analysing") return before[i].id;
   }
@@ -247,7 +256,10 @@ export function findOption(funnel: Funnel, field: string, value: string): Option
 /** Each chosen option's short wording (or label), in the order chosen; at most `limit`. */
 export function answerWords(funnel: Funnel, answers: Answers, field: string, limit?: number): string[] {
   const values = chosenValues(answers, field).slice(0, limit);
-  return values.map((v) => findOption(funnel, field, v)).filter((o): o is Option => !!o).map((o) => o.summary ?? o.label);
+  return values
+    .map((v) => findOption(funnel, field, v))
+    .filter((o): o is Option => !!o)
+    .map((o) => o.summary ?? o.label);
 }
 
 /** The words for an answer, joined naturally ("breakouts, redness and dark spots"). */

@@ -111,7 +111,11 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
 
     case "insight": {
       const insight = await insightView(funnel, pickInsight(step.pick, state.answers)._ref, state.answers);
-      return { kind: "view", view: { ...base, insight: insight ?? undefined, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
+      return {
+        kind: "view",
+        view: { ...base, insight: insight ?? undefined, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) },
+        events: viewed,
+      };
     }
 
     case "summary": {

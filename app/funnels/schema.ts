@@ -10,13 +10,9 @@ import { z } from "zod";
 import { sameOriginPath } from "../auth/redirect";
 
 /** Option values and step ids end up in URLs, cookies and analytics: keep them boring. */
-const slug = z
-  .string()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lower-case letters, digits and single dashes");
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lower-case letters, digits and single dashes");
 
-const fieldName = z
-  .string()
-  .regex(/^[a-z][A-Za-z0-9]*$/, "use a camelCase answer field name, e.g. skinType");
+const fieldName = z.string().regex(/^[a-z][A-Za-z0-9]*$/, "use a camelCase answer field name, e.g. skinType");
 
 const text = z.string().trim().min(1, "must not be empty");
 
@@ -215,14 +211,7 @@ export const ResultStep = z.strictObject({
   cta: z.strictObject({ label: text, href: appPath }),
 });
 
-export const Step = z.discriminatedUnion("type", [
-  IntroStep,
-  QuestionStep,
-  AnalysingStep,
-  InsightStep,
-  SummaryStep,
-  ResultStep,
-]);
+export const Step = z.discriminatedUnion("type", [IntroStep, QuestionStep, AnalysingStep, InsightStep, SummaryStep, ResultStep]);
 export type Step = z.infer<typeof Step>;
 export type StepOfType<T extends Step["type"]> = Extract<Step, { type: T }>;
 

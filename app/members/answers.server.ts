@@ -68,7 +68,11 @@ export async function rememberAnswers(userId: string, sets: readonly AnswerSet[]
     if (existing && existing.at >= at.toISOString()) continue;
     const data = { answers: JSON.stringify(set.answers), answeredAt: at, updatedAt: now() };
     try {
-      await db.memberAnswers.upsert({ where: { userId_funnelId: { userId, funnelId: set.funnel } }, create: { userId, funnelId: set.funnel, ...data }, update: data });
+      await db.memberAnswers.upsert({
+        where: { userId_funnelId: { userId, funnelId: set.funnel } },
+        create: { userId, funnelId: set.funnel, ...data },
+        update: data,
+      });
     } catch (error) {
       // Another request stored the same answers a moment ago: theirs is as good as ours.
       if ((error as { code?: string }).code !== "P2002") throw error;

@@ -158,7 +158,6 @@ export function weeklyCompletions(completedDates: Iterable<string>, today: strin
   }));
 }
 
-
 /** A member holds at most this many streak freezes; one more earned is not kept. */
 export const MAX_FREEZES_HELD = 2;
 /** Consecutive done days that earn one streak freeze. */

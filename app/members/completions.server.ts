@@ -64,4 +64,9 @@ export async function streakData(userId: string, planId: string, today: string):
   };
 }
 
-export const EMPTY_STREAK = (today: string): StreakData => ({ currentStreak: 0, freezesHeld: 0, weeklyCompletions: weeklyCompletions([], today), doneToday: false });
+export const EMPTY_STREAK = (today: string): StreakData => ({
+  currentStreak: 0,
+  freezesHeld: 0,
+  weeklyCompletions: weeklyCompletions([], today),
+  doneToday: false,
+});

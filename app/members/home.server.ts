@@ -58,7 +58,16 @@ export async function homeView(request: Request) {
   return {
     signedIn: true as const,
     reminderOffer,
-    plan: personal ? { id: personal.id, name: personal.name, description: personal.description, reason: personal.reason, personalised: personal.personalised, owned: member.owned } : null,
+    plan: personal
+      ? {
+          id: personal.id,
+          name: personal.name,
+          description: personal.description,
+          reason: personal.reason,
+          personalised: personal.personalised,
+          owned: member.owned,
+        }
+      : null,
     quiz: member.quizPath ? { href: member.quizPath, text: page.noAnswers.text, label: page.noAnswers.linkLabel } : null,
     picker: member.ownedPlans.length > 1 ? { title: page.pickerTitle, plans: member.ownedPlans, current: plan?._id ?? null } : null,
     streak,

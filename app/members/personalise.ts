@@ -19,7 +19,13 @@ export function planAnswers(answersFrom: readonly string[], sets: readonly Answe
   return Object.assign({}, ...relevant.map((set) => set.answers)) as Answers;
 }
 
-export type VideoView = { title: string; src: string; poster: ContentImage; duration: string | null; captions: { src: string; label: string; srclang: string } | null };
+export type VideoView = {
+  title: string;
+  src: string;
+  poster: ContentImage;
+  duration: string | null;
+  captions: { src: string; label: string; srclang: string } | null;
+};
 
 /** The video to play, or null: a slot without a video shows its picture only. */
 export function videoView(video: RoutineVideo | null | undefined, still: ContentImage): VideoView | null {

@@ -21,7 +21,11 @@ import { entitlementsOf } from "~/billing/entitlements.server";
 import { getOfferForPlan, getPlan } from "~/content/content.server";
 
 export const FINISH_SUCCESS = { title: "Congratulations! 🎉", description: "You've completed today's routine. Great job building healthy habits!" } as const;
-export const FINISH_FAILURE = { title: "Something went wrong", description: "Please try again or contact support if the problem persists.", variant: "destructive" } as const;
+export const FINISH_FAILURE = {
+  title: "Something went wrong",
+  description: "Please try again or contact support if the problem persists.",
+  variant: "destructive",
+} as const;
 
 const PLAN_ID = /^[a-z0-9-]{1,80}$/;
 
@@ -51,7 +55,9 @@ export function firstOpenStep(count: number, done: number[]): number {
 
 /** A member, or a browser that paid for this routine (a purchase session); others go to /login. */
 async function routineMember(request: Request, planId: string | undefined): Promise<SessionUser> {
-  const session = await requireAccess(request, "routine", (checkoutSessionId) => (planId ? purchaseIncludesPlan(checkoutSessionId, planId) : Promise.resolve(false)));
+  const session = await requireAccess(request, "routine", (checkoutSessionId) =>
+    planId ? purchaseIncludesPlan(checkoutSessionId, planId) : Promise.resolve(false),
+  );
   return session.user;
 }
 
@@ -66,7 +72,15 @@ export async function playerView(request: Request, planId: string | undefined) {
   const current = personal.steps[step - 1];
   return {
     plan: { id: plan._id, name: plan.name, reason: personal.reason, stepCount: plan.stepCount, titles: personal.steps.map((s) => s.title) },
-    step: { number: step, title: current.title, description: current.description, image: current.image, tips: current.tips, note: current.note, video: current.video },
+    step: {
+      number: step,
+      title: current.title,
+      description: current.description,
+      image: current.image,
+      tips: current.tips,
+      note: current.note,
+      video: current.video,
+    },
     completedSteps: done,
     finishedToday,
   };
@@ -111,7 +125,8 @@ export async function playerAction(request: Request, planId: string | undefined,
         return data<ActionError>({ error: "Please complete every step of today's routine first." }, { status: 409 });
       }
       // Once per member, plan and day, for the admin's retention view.
-      if (recorded === "new") await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
+      if (recorded === "new")
+        await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
     } catch (error) {
       logger.error({ err: error }, "[plan] marking the routine completed failed");
       return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_FAILURE) } });

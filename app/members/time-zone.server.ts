@@ -11,7 +11,6 @@ import { isValidTimeZone, localDate, zoneForToday } from "./calendar";
 import { TIME_ZONE_COOKIE } from "./time-zone";
 import { rescheduleForTimeZone } from "~/reminders/reminders.server";
 
-
 export function timeZoneFromCookie(cookieHeader: string | null): string | null {
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(";")) {

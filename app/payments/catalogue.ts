@@ -73,7 +73,15 @@ export type PricedPlan = {
 export function pricePlan(offer: Offer, planId: string): PricedPlan | null {
   const plan = findPlan(offer, planId);
   if (!plan) return null;
-  return { offerId: offer.offerId, planId: plan.id, tier: plan.tier, name: plan.name, amountMinor: plan.priceMinor, currency: plan.currency, interval: intervalOf(plan.tier) };
+  return {
+    offerId: offer.offerId,
+    planId: plan.id,
+    tier: plan.tier,
+    name: plan.name,
+    amountMinor: plan.priceMinor,
+    currency: plan.currency,
+    interval: intervalOf(plan.tier),
+  };
 }
 
 /** Countdown as m:ss with two-digit seconds; never below 0:00. */

@@ -24,7 +24,10 @@ export type CheckoutStart =
   | { ok: false; status: 409; reason: "already-owned"; owned: EntitlementView };
 
 /** The answers of the most recent funnel result that leads to this offer, if any. */
-export async function funnelContext(offer: Offer, cookieHeader: string | null): Promise<{ funnel?: string; answers?: Record<string, string | string[]>; at?: string }> {
+export async function funnelContext(
+  offer: Offer,
+  cookieHeader: string | null,
+): Promise<{ funnel?: string; answers?: Record<string, string | string[]>; at?: string }> {
   let best: { funnel: string; at: string; answers: Record<string, string | string[]> } | null = null;
   for (const id of offer.funnels) {
     const funnel = await getFunnelById(id);
@@ -36,7 +39,12 @@ export async function funnelContext(offer: Offer, cookieHeader: string | null): 
 }
 
 /** Stripe metadata: at most 50 keys, values up to 500 characters. */
-export function checkoutMetadata(input: { plan: PricedPlan; visitorId: string; funnel?: string; answers?: Record<string, string | string[]> }): Record<string, string> {
+export function checkoutMetadata(input: {
+  plan: PricedPlan;
+  visitorId: string;
+  funnel?: string;
+  answers?: Record<string, string | string[]>;
+}): Record<string, string> {
   const metadata: Record<string, string> = { offerId: input.plan.offerId, planId: input.plan.planId, visitorId: input.visitorId };
   if (input.funnel) metadata.funnel = input.funnel;
   for (const [key, value] of Object.entries(input.answers ?? {}).slice(0, 40)) {
@@ -115,7 +123,9 @@ export async function startCheckout(input: {
       ...(customer ? { customer } : input.user ? { customer_email: input.user.email } : {}),
       client_reference_id: input.visitorId,
       metadata,
-      ...(plan.interval ? { subscription_data: { metadata } } : { payment_intent_data: { metadata }, ...(customer ? {} : { customer_creation: "always" as const }) }),
+      ...(plan.interval
+        ? { subscription_data: { metadata } }
+        : { payment_intent_data: { metadata }, ...(customer ? {} : { customer_creation: "always" as const }) }),
     });
     if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });

@@ -62,7 +62,15 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
   // showed then); a session we have no row for is priced from the catalogue.
   const offer = session?.routinePlanId ? null : await getOfferById(session?.offerId ?? input.offerId);
   const sold = session
-    ? { offerId: session.offerId, planId: session.planId, tier: session.tier as Tier, name: session.planName, amountMinor: session.amountMinor, currency: session.currency, interval: intervalOf(session.tier as Tier) }
+    ? {
+        offerId: session.offerId,
+        planId: session.planId,
+        tier: session.tier as Tier,
+        name: session.planName,
+        amountMinor: session.amountMinor,
+        currency: session.currency,
+        interval: intervalOf(session.tier as Tier),
+      }
     : offer
       ? pricePlan(offer, input.planId)
       : null;

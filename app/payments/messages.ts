@@ -1,6 +1,9 @@
 /** The error catalogue's texts for payments (spec section 8), shared by server and pages. */
 export const CHECKOUT_ERROR = { title: "Checkout Error", description: "There was a problem starting your checkout. Please try again." } as const;
-export const VERIFICATION_ERROR = { title: "Verification Error", description: "We're verifying your payment. Please contact support if you continue to see this message." } as const;
+export const VERIFICATION_ERROR = {
+  title: "Verification Error",
+  description: "We're verifying your payment. Please contact support if you continue to see this message.",
+} as const;
 export const EMAIL_ERROR = { title: "Email Error", description: "We couldn't send your login link. Please contact support." } as const;
 export const MAGIC_LINK_SENT = { title: "Magic Link Sent!", description: "Check your email for your magic login link to access your skincare plan." } as const;
 /** Logged when 'Manage Subscription' is pressed without a recurring subscription. */

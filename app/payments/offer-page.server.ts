@@ -20,7 +20,6 @@ import { env } from "~/utils/env.server";
 import type { Offer } from "./offer-schema";
 import { logger } from "~/utils/logger.server";
 
-
 /**
  * Presented offers by offer document. Content documents are parsed once and kept until
  * content changes (app/content/content.server.ts), so a document object stands for one
@@ -130,7 +129,9 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
   const matches: ProductMatch[] = personal
     ? fits.flatMap((fit, i) => {
         const product = personal.products[i];
-        return product ? [{ kind: product.kind, name: fit.locked ? null : product.name, fitLabel: fit.fitLabel, fitPercent: fit.fitPercent, locked: fit.locked }] : [];
+        return product
+          ? [{ kind: product.kind, name: fit.locked ? null : product.name, fitLabel: fit.fitLabel, fitPercent: fit.fitPercent, locked: fit.locked }]
+          : [];
       })
     : [];
   return data(

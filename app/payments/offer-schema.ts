@@ -70,7 +70,10 @@ export const OfferSection = z.discriminatedUnion("_type", [
      * One card per fit, in order: the routine plan's products for the visitor's answers fill
      * them, best first (the plan's product rules, as in the member's plan).
      */
-    fits: z.array(z.object({ fitLabel: text, fitPercent: z.number().int().min(0).max(100), locked: z.boolean() })).min(1).max(3),
+    fits: z
+      .array(z.object({ fitLabel: text, fitPercent: z.number().int().min(0).max(100), locked: z.boolean() }))
+      .min(1)
+      .max(3),
     unlock: z.object({ label: text, href: anchor }),
   }),
   z.object({
@@ -115,7 +118,12 @@ export const Offer = z
     /** The routine plan every plan of this offer unlocks (a plan document). */
     routinePlan: Reference,
     /** Seconds on the countdown (the spec's 599); none when the page has no countdown. */
-    countdownSeconds: z.number().int().min(1).max(24 * 60 * 60).optional(),
+    countdownSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60 * 60)
+      .optional(),
     /** What a plan button says while its checkout is being created. */
     processingLabel: text.default("Loading..."),
     plans: z.array(OfferPlan).min(1),
@@ -127,12 +135,15 @@ export const Offer = z
     offer.sections.forEach((section, i) => {
       const refs = section._type === "plans" ? section.planIds : section._type === "finalCta" ? [section.planId] : [];
       for (const ref of refs) if (!planIds.has(ref)) ctx.addIssue({ code: "custom", path: ["sections", i], message: `unknown plan "${ref}"` });
-      if (section._type === "countdownBanner" && !offer.countdownSeconds) ctx.addIssue({ code: "custom", path: ["sections", i], message: "a countdown banner needs countdownSeconds" });
+      if (section._type === "countdownBanner" && !offer.countdownSeconds)
+        ctx.addIssue({ code: "custom", path: ["sections", i], message: "a countdown banner needs countdownSeconds" });
     });
     for (const [i, plan] of offer.plans.entries()) {
       const recurring = plan.tier !== "single_payment";
-      if (plan.compareAtMinor !== undefined && plan.compareAtMinor <= plan.priceMinor) ctx.addIssue({ code: "custom", path: ["plans", i, "compareAtMinor"], message: "must be more than the price" });
-      if (!recurring && plan.priceNote?.includes("{perDay}")) ctx.addIssue({ code: "custom", path: ["plans", i, "priceNote"], message: "{perDay} is for annual plans" });
+      if (plan.compareAtMinor !== undefined && plan.compareAtMinor <= plan.priceMinor)
+        ctx.addIssue({ code: "custom", path: ["plans", i, "compareAtMinor"], message: "must be more than the price" });
+      if (!recurring && plan.priceNote?.includes("{perDay}"))
+        ctx.addIssue({ code: "custom", path: ["plans", i, "priceNote"], message: "{perDay} is for annual plans" });
     }
   });
 export type Offer = z.infer<typeof Offer>;

@@ -28,7 +28,6 @@ import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
 import { stripeClient } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
 
-
 export type PaymentState =
   | { state: "no-session" }
   | { state: "unverified" }
@@ -110,9 +109,16 @@ export async function checkPayment(input: { request: Request; visitorId: string;
   const { count } = await db.checkoutSession.updateMany({ where: { id: row.id, welcomedAt: null }, data: { welcomedAt: now() } });
   if (count === 1) {
     const account = await db.user.findUnique({ where: { id: row.userId }, select: { emailVerifiedAt: true } });
-    const welcome = checkoutWelcome({ account: accountState(account), browserSession: session ? { kind: session.kind, userId: session.user.id } : null, buyerId: row.userId });
+    const welcome = checkoutWelcome({
+      account: accountState(account),
+      browserSession: session ? { kind: session.kind, userId: session.user.id } : null,
+      buyerId: row.userId,
+    });
     const email = await emailSignInLink(input.request, row.email, input.clientIp);
-    await db.checkoutSession.update({ where: { id: row.id }, data: { emailStatus: email.sent ? "sent" : "failed", signedInHere: welcome !== "sign-in-by-link" } });
+    await db.checkoutSession.update({
+      where: { id: row.id },
+      data: { emailStatus: email.sent ? "sent" : "failed", signedInHere: welcome !== "sign-in-by-link" },
+    });
     const headers = new Headers();
     headers.append("Set-Cookie", await toastHeader(email.sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" }));
     for (const cookie of email.cookies) headers.append("Set-Cookie", cookie);

@@ -177,8 +177,17 @@ export async function switchPlanLocally(userId: string, entitlementId: string | 
   const at = now();
   await applyEntitlementChange(
     { id: target.id },
-    { at, reason: "portal:switch", tier: plan.tier, planId: plan.id, planName: plan.name, priceMinor: plan.priceMinor, currency: plan.currency, currentPeriodEnd: addInterval(at, interval), cancelAtPeriodEnd: false },
+    {
+      at,
+      reason: "portal:switch",
+      tier: plan.tier,
+      planId: plan.id,
+      planName: plan.name,
+      priceMinor: plan.priceMinor,
+      currency: plan.currency,
+      currentPeriodEnd: addInterval(at, interval),
+      cancelAtPeriodEnd: false,
+    },
   );
   return plan;
 }
-

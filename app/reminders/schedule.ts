@@ -90,6 +90,7 @@ export type ReminderForm = { ok: true; on: boolean; hour: number } | { ok: false
 export function parseReminderForm(fields: Record<string, string>): ReminderForm {
   const { reminder, hour } = fields;
   if (reminder !== undefined && reminder !== "on" && reminder !== "off") return { ok: false, error: "Please turn the reminder on or off with the checkbox." };
-  if (hour === undefined || !/^\d{1,2}$/.test(hour) || !isReminderHour(Number(hour))) return { ok: false, error: "Please choose an hour for your reminder from the list." };
+  if (hour === undefined || !/^\d{1,2}$/.test(hour) || !isReminderHour(Number(hour)))
+    return { ok: false, error: "Please choose an hour for your reminder from the list." };
   return { ok: true, on: reminder === "on", hour: Number(hour) };
 }

@@ -48,7 +48,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return data({ error: outcome.error }, { status: outcome.status });
 }
 
-
 export const meta: MetaFunction<typeof loader> = (args) => {
   const data = args.data;
   if (!data) return seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });

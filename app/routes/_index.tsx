@@ -119,7 +119,10 @@ export default function Landing() {
         </ul>
       </section>
 
-      <section className="mt-20 flex flex-col items-center gap-4 rounded-[2rem] border border-line bg-sand/60 px-6 py-10 text-center sm:px-14" aria-labelledby="brands-heading">
+      <section
+        className="mt-20 flex flex-col items-center gap-4 rounded-[2rem] border border-line bg-sand/60 px-6 py-10 text-center sm:px-14"
+        aria-labelledby="brands-heading"
+      >
         <h2 id="brands-heading" className="text-2xl font-semibold sm:text-3xl">
           {page.brandsTeaser.heading}
         </h2>

@@ -37,7 +37,10 @@ export default function AuthCallback() {
   return (
     <AuthCard>
       <div className="text-center" role="status">
-        <span aria-hidden="true" className="mx-auto block h-10 w-10 animate-spin rounded-full border-4 border-rose-100 border-t-rose-500 motion-reduce:animate-none" />
+        <span
+          aria-hidden="true"
+          className="mx-auto block h-10 w-10 animate-spin rounded-full border-4 border-rose-100 border-t-rose-500 motion-reduce:animate-none"
+        />
         <h1 className="mt-6 text-2xl font-semibold">Authenticating…</h1>
         <p className="mt-2 text-muted">You can close this window.</p>
       </div>

@@ -57,7 +57,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== "cancel" && intent !== "resume") return data({ error: "Please use the buttons on the page." }, { status: 400 });
   const changed = await cancelAtPeriodEndLocally(user.id, entitlementId, intent === "cancel");
   if (!changed) return redirect("/profile", 303);
-  const toast = intent === "cancel" ? { title: "Subscription cancelled", description: "You keep full access until the end of your paid period." } : { title: "Subscription resumed", description: "Your plan will renew as usual." };
+  const toast =
+    intent === "cancel"
+      ? { title: "Subscription cancelled", description: "You keep full access until the end of your paid period." }
+      : { title: "Subscription resumed", description: "Your plan will renew as usual." };
   return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
 }
 
@@ -66,7 +69,9 @@ export default function TestPortal() {
   const periodEnd = view.currentPeriodEnd ? new Date(view.currentPeriodEnd).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" }) : null;
   return (
     <AuthCard>
-      <p className="mx-auto flex w-fit items-center gap-2 rounded-full border border-gold/40 bg-[#fbf3e4] px-4 py-1.5 text-sm font-semibold text-[#7a5a22]">Test mode — no real charge</p>
+      <p className="mx-auto flex w-fit items-center gap-2 rounded-full border border-gold/40 bg-[#fbf3e4] px-4 py-1.5 text-sm font-semibold text-[#7a5a22]">
+        Test mode — no real charge
+      </p>
       <h1 className="mt-5 text-center text-3xl font-semibold">Manage subscription</h1>
       <dl className="mt-6 grid gap-3 rounded-2xl border border-line bg-cream/60 p-5 text-sm">
         <div className="flex justify-between gap-4">

@@ -75,7 +75,15 @@ export default function TestCheckout() {
       <Form method="post" className="mt-6 grid gap-4" noValidate>
         {answer?.error && !answer.field ? <FormAlert>{answer.error}</FormAlert> : null}
         {order.fixedEmail ? (
-          <TextField label="E-mail" name="email" type="email" value={order.fixedEmail} readOnly aria-readonly="true" hint="Your plan will be linked to this account." />
+          <TextField
+            label="E-mail"
+            name="email"
+            type="email"
+            value={order.fixedEmail}
+            readOnly
+            aria-readonly="true"
+            hint="Your plan will be linked to this account."
+          />
         ) : (
           <TextField
             label="E-mail"

@@ -6,7 +6,8 @@ import { AuthCard } from "~/components/ui/form";
 import { getSiteSettings } from "~/content/content.server";
 import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Check your email · Glow Coach", description: "We sent you a link to access your personalised plan." });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Check your email · Glow Coach", description: "We sent you a link to access your personalised plan." });
 
 export async function loader(_: LoaderFunctionArgs) {
   const { supportEmail } = await getSiteSettings();

@@ -41,7 +41,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : await sendSignInLink({ request, email: fields.email, redirectTo: fields.redirectTo, honeypot: fields[HONEYPOT_FIELD], clientIp: context.clientIp });
   if (outcome instanceof Response) return outcome;
   // The address comes back into the form (never the password), so a reload without JavaScript keeps it.
-  return data({ error: outcome.error, field: outcome.field, email: typeof fields.email === "string" ? fields.email.slice(0, 254) : "" }, { status: outcome.status, headers: outcome.headers });
+  return data(
+    { error: outcome.error, field: outcome.field, email: typeof fields.email === "string" ? fields.email.slice(0, 254) : "" },
+    { status: outcome.status, headers: outcome.headers },
+  );
 }
 
 export default function Login() {
@@ -63,7 +66,8 @@ export default function Login() {
       </p>
       {purchaseEmail ? (
         <p role="status" className="mt-5 rounded-2xl border border-line bg-cream/60 px-4 py-3 text-center text-sm">
-          You can use the routine you just bought on this device. To open your profile and the rest of your account, confirm <strong>{purchaseEmail}</strong> with a sign-in link.
+          You can use the routine you just bought on this device. To open your profile and the rest of your account, confirm <strong>{purchaseEmail}</strong>{" "}
+          with a sign-in link.
         </p>
       ) : null}
 
@@ -83,7 +87,14 @@ export default function Login() {
           error={result?.field === "email" ? result.error : undefined}
         />
         {withPassword ? (
-          <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={result?.field === "password" ? result.error : undefined} />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={result?.field === "password" ? result.error : undefined}
+          />
         ) : null}
         <FormAlert>{generalError}</FormAlert>
         {/* 'Send Magic Link' appears once an e-mail is typed (CSS :placeholder-shown, so also without JavaScript). */}
@@ -109,7 +120,10 @@ export default function Login() {
 
       <div className="mt-8 flex flex-col items-center gap-2 text-sm">
         <p className="text-muted">
-          New here? <Link to="/registration" className="font-semibold text-rose-700 hover:underline">Create an account</Link>
+          New here?{" "}
+          <Link to="/registration" className="font-semibold text-rose-700 hover:underline">
+            Create an account
+          </Link>
         </p>
         <Link to="/" className="font-medium text-muted hover:text-ink">
           Back to Home

@@ -13,7 +13,8 @@ import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Check your email · Glow Coach", description: "Open the link or type the code we sent you to sign in.", noindex: true });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Check your email · Glow Coach", description: "Open the link or type the code we sent you to sign in.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
@@ -40,7 +41,8 @@ export default function CheckEmail() {
       <h1 className="text-center text-3xl font-semibold">Check Your Email!</h1>
       {purpose === "registration" ? (
         <p className="mt-2 text-center text-muted">
-          To finish creating your account, open the link we sent to <strong className="text-ink">{email}</strong>. Until then, nothing is saved and nobody can sign in with your password.
+          To finish creating your account, open the link we sent to <strong className="text-ink">{email}</strong>. Until then, nothing is saved and nobody can
+          sign in with your password.
         </p>
       ) : (
         <p className="mt-2 text-center text-muted">

@@ -46,7 +46,9 @@ export default function MagicLink() {
       <AuthCard>
         <h1 className="text-center text-3xl font-semibold">{confirming ? "Confirm your e-mail" : "Welcome back"}</h1>
         <p className="mt-2 text-center text-muted">
-          {confirming ? `Press the button to confirm ${view.email} is yours, finish creating your account and sign in on this device.` : "Press the button to finish signing in on this device."}
+          {confirming
+            ? `Press the button to confirm ${view.email} is yours, finish creating your account and sign in on this device.`
+            : "Press the button to finish signing in on this device."}
         </p>
         <Form method="post" className="mt-8">
           <input type="hidden" name="token" value={view.token} />

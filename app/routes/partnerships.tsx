@@ -20,7 +20,10 @@ export async function loader(_: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data?.page.meta.title ?? "Partnerships · Glow Coach", description: args.data?.page.meta.description ?? "Glow Coach for beauty brands." });
+  seo(args, {
+    title: args.data?.page.meta.title ?? "Partnerships · Glow Coach",
+    description: args.data?.page.meta.description ?? "Glow Coach for beauty brands.",
+  });
 
 function BookingLinks({ bookingUrl, bookDemo, seeExample, className = "" }: { bookingUrl: string; bookDemo: string; seeExample: string; className?: string }) {
   return (
@@ -50,7 +53,11 @@ function Section({ id, heading, children, className = "" }: { id: string; headin
 
 function PhoneMock({ phone }: { phone: ReturnType<typeof useLoaderData<typeof loader>>["page"]["demo"]["phone"] }) {
   return (
-    <div className="mx-auto w-64 rounded-[2.6rem] border-[10px] border-ink bg-ink shadow-soft" role="img" aria-label={`Demo of the coach app: ${phone.planName}, ${phone.streak}`}>
+    <div
+      className="mx-auto w-64 rounded-[2.6rem] border-[10px] border-ink bg-ink shadow-soft"
+      role="img"
+      aria-label={`Demo of the coach app: ${phone.planName}, ${phone.streak}`}
+    >
       <div className="overflow-hidden rounded-[1.9rem] bg-cream" aria-hidden="true">
         <div className="mx-auto mt-2 h-4 w-20 rounded-full bg-ink" />
         <div className="px-4 pb-5 pt-4">
@@ -64,7 +71,9 @@ function PhoneMock({ phone }: { phone: ReturnType<typeof useLoaderData<typeof lo
             <ol className="mt-3 space-y-2">
               {phone.steps.map((step, i) => (
                 <li key={step} className="flex items-center gap-2 text-xs">
-                  <span className={`flex h-5 w-5 items-center justify-center rounded-full text-[0.6rem] font-bold ${i < 2 ? "bg-sage text-white" : "border border-line text-muted"}`}>
+                  <span
+                    className={`flex h-5 w-5 items-center justify-center rounded-full text-[0.6rem] font-bold ${i < 2 ? "bg-sage text-white" : "border border-line text-muted"}`}
+                  >
                     {i < 2 ? "✓" : i + 1}
                   </span>
                   <span className={i < 2 ? "text-muted line-through" : ""}>{step}</span>
@@ -136,7 +145,12 @@ export default function Partnerships() {
               {page.demo.heading}
             </h2>
             <p className="mt-4 text-lg leading-relaxed text-muted">{page.demo.text}</p>
-            <a href={bookingUrl} target="_blank" rel="noopener noreferrer" className="mt-6 inline-flex items-center gap-2 font-semibold text-rose-700 hover:underline">
+            <a
+              href={bookingUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="mt-6 inline-flex items-center gap-2 font-semibold text-rose-700 hover:underline"
+            >
               {page.cta.seeExample} <ArrowRightIcon />
             </a>
           </div>

@@ -127,9 +127,7 @@ export default function PaymentSuccess() {
         <CheckIcon className="h-7 w-7" />
       </span>
       <h1 className="mt-4 text-center text-3xl font-semibold">Payment Successful!</h1>
-      <p className="mt-2 text-center text-muted">
-        {paidText(result.tier, result.routinePlan)}
-      </p>
+      <p className="mt-2 text-center text-muted">{paidText(result.tier, result.routinePlan)}</p>
       {result.emailStatus === "sent" ? (
         <section aria-labelledby="check-email" className="mt-7 rounded-2xl border border-line bg-cream/60 p-5">
           <h2 id="check-email" className="text-center text-2xl font-semibold">
@@ -138,15 +136,18 @@ export default function PaymentSuccess() {
           <p className="mt-1 text-center text-sm text-muted">
             {result.access === "signed-in" ? (
               <>
-                You're signed in on this device. To open your plan on another device, use the link we sent to <strong className="text-ink">{result.email}</strong>.
+                You're signed in on this device. To open your plan on another device, use the link we sent to{" "}
+                <strong className="text-ink">{result.email}</strong>.
               </>
             ) : result.access === "purchase" ? (
               <>
-                You can start your routine on this device now. To see your profile and use other devices, confirm <strong className="text-ink">{result.email}</strong> with the link we sent there.
+                You can start your routine on this device now. To see your profile and use other devices, confirm{" "}
+                <strong className="text-ink">{result.email}</strong> with the link we sent there.
               </>
             ) : (
               <>
-                <strong className="text-ink">{result.email}</strong> already has an account, so your plan was added to it. Sign in with the link we sent there, or type the code from that e-mail here.
+                <strong className="text-ink">{result.email}</strong> already has an account, so your plan was added to it. Sign in with the link we sent there,
+                or type the code from that e-mail here.
               </>
             )}
           </p>

@@ -8,7 +8,8 @@ import { isPreviewSecret, previewCookie } from "~/content/preview.server";
 import { env } from "~/utils/env.server";
 import { PRIVATE_NO_STORE } from "~/utils/http.server";
 
-const text = (status: number, message: string) => new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": PRIVATE_NO_STORE } });
+const text = (status: number, message: string) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": PRIVATE_NO_STORE } });
 
 export function loader({ request }: LoaderFunctionArgs) {
   if (!env.sanity?.previewSecret || !env.sanity.token) return text(404, "Preview is not set up on this server.");

@@ -10,7 +10,8 @@ import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
 import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Create your account · Glow Coach", description: "Create your account to access your personalised plan." });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Create your account · Glow Coach", description: "Create your account to access your personalised plan." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
@@ -55,7 +56,16 @@ export default function Registration() {
         <Honeypot />
         <TextField label="Full Name" name="name" autoComplete="name" required defaultValue={result?.values.name} error={errors.name} />
         <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={result?.values.email} error={errors.email} />
-        <TextField label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={errors.password} />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          hint="At least 8 characters."
+          error={errors.password}
+        />
         <TextField label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
         <FormAlert>{errors.form}</FormAlert>
         <button type="submit" className="btn-primary w-full" disabled={busy}>
@@ -64,8 +74,14 @@ export default function Registration() {
       </Form>
       <p className="mt-5 text-center text-sm text-muted">
         By creating an account you agree to our{" "}
-        <Link to="/terms-of-service" className="font-medium text-rose-700 hover:underline">Terms of Service</Link> and{" "}
-        <Link to="/privacy-policy" className="font-medium text-rose-700 hover:underline">Privacy Policy</Link>.
+        <Link to="/terms-of-service" className="font-medium text-rose-700 hover:underline">
+          Terms of Service
+        </Link>{" "}
+        and{" "}
+        <Link to="/privacy-policy" className="font-medium text-rose-700 hover:underline">
+          Privacy Policy
+        </Link>
+        .
       </p>
       <p className="mt-4 text-center text-sm text-muted">
         Already have an account?{" "}

@@ -12,7 +12,8 @@ import { userFromUnsubscribeToken } from "~/reminders/links.server";
 import { turnRemindersOff } from "~/reminders/reminders.server";
 import { seo } from "~/utils/seo";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Daily reminders · Glow Coach", description: "Turn off daily reminder e-mails.", noindex: true });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Daily reminders · Glow Coach", description: "Turn off daily reminder e-mails.", noindex: true });
 
 const INVALID = "This unsubscribe link isn't valid. You can turn reminders off on your profile after signing in.";
 

@@ -10,7 +10,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: `${args.data?.page.title ?? "Legal"} · Glow Coach`, description: args.data?.page.description ?? "Glow Coach legal information.", type: "article" });
+  seo(args, {
+    title: `${args.data?.page.title ?? "Legal"} · Glow Coach`,
+    description: args.data?.page.description ?? "Glow Coach legal information.",
+    type: "article",
+  });
 
 export default function TermsOfService() {
   const { page, backHref } = useLoaderData<typeof loader>();

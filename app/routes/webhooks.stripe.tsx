@@ -2,7 +2,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleStripeWebhook, MAX_WEBHOOK_BYTES } from "~/payments/webhooks.server";
 
-const plain = (body: string, status: number) => new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const plain = (body: string, status: number) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
 export async function loader() {
   return plain("Stripe webhooks are POSTed here.", 405);

@@ -54,7 +54,9 @@ function mediaSources(): string[] {
 /** Hosts Meta's pixel loads from and reports to, allowed only when META_PIXEL_ID is set. */
 type ThirdParty = { script: string[]; img: string[]; connect: string[] };
 function thirdParties(): ThirdParty[] {
-  return env.metaPixelId ? [{ script: ["https://connect.facebook.net"], img: ["https://www.facebook.com"], connect: ["https://www.facebook.com", "https://connect.facebook.net"] }] : [];
+  return env.metaPixelId
+    ? [{ script: ["https://connect.facebook.net"], img: ["https://www.facebook.com"], connect: ["https://www.facebook.com", "https://connect.facebook.net"] }]
+    : [];
 }
 
 export function contentSecurityPolicy(nonce: string): string {

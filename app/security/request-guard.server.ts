@@ -98,7 +98,8 @@ export function refusalPage(refusal: Refusal): PlainPage {
 export function refuseRequest(req: IncomingMessage, res: ServerResponse): boolean {
   const refusal = refusalFor(req);
   if (!refusal) return false;
-  if (refusal === "origin") logger.warn({ from: single(req.headers.origin) ?? single(req.headers["sec-fetch-site"]) ?? "?" }, `[request-guard] refused a cross-site ${req.method}`);
+  if (refusal === "origin")
+    logger.warn({ from: single(req.headers.origin) ?? single(req.headers["sec-fetch-site"]) ?? "?" }, `[request-guard] refused a cross-site ${req.method}`);
   const page = refusalPage(refusal);
   res.writeHead(page.status, page.headers);
   res.end(page.body);

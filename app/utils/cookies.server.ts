@@ -6,7 +6,14 @@ import { env } from "./env.server";
  * and a signature with the session secret. One place, so no cookie can be made weaker by accident.
  */
 export function signedCookieOptions(maxAgeSeconds: number) {
-  return { httpOnly: true, sameSite: "lax" as const, secure: env.publicUrl.startsWith("https:"), path: "/", maxAge: maxAgeSeconds, secrets: [env.sessionSecret] };
+  return {
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: env.publicUrl.startsWith("https:"),
+    path: "/",
+    maxAge: maxAgeSeconds,
+    secrets: [env.sessionSecret],
+  };
 }
 
 export function signedCookie(name: string, maxAgeSeconds: number) {

@@ -27,7 +27,10 @@ const EnvSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z
       .string()
-      .refine((url) => databaseProvider(url) !== null, "must be a SQLite URL (file:./data/glow-coach.db) or a PostgreSQL URL (postgresql://user:password@host:5432/database)")
+      .refine(
+        (url) => databaseProvider(url) !== null,
+        "must be a SQLite URL (file:./data/glow-coach.db) or a PostgreSQL URL (postgresql://user:password@host:5432/database)",
+      )
       .optional(),
   ),
   /** Worker processes `npm start` runs (scripts/serve.mjs reads it; validated here too). */
@@ -35,9 +38,21 @@ const EnvSchema = z.object({
   /** PostgreSQL connections per process (WEB_CONCURRENCY processes each open this many). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
-  SANITY_PROJECT_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id (letters, digits, dashes)").optional()),
-  SANITY_DATASET: z.string().regex(/^[a-z0-9_-]+$/).default("production"),
-  SANITY_API_VERSION: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 2025-02-19").default("2025-02-19"),
+  SANITY_PROJECT_ID: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "must be a Sanity project id (letters, digits, dashes)")
+      .optional(),
+  ),
+  SANITY_DATASET: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/)
+    .default("production"),
+  SANITY_API_VERSION: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 2025-02-19")
+    .default("2025-02-19"),
   SANITY_API_TOKEN: optionalText,
   /** Only for tests and self-hosted proxies: where the Sanity API lives. */
   SANITY_API_HOST: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
@@ -68,15 +83,30 @@ const EnvSchema = z.object({
   /** Trust X-Forwarded-For for the client IP (behind a reverse proxy you control). */
   TRUST_PROXY: flag.default(false),
   /** The Meta (Facebook) pixel id. Unset: no third-party script is loaded at all. */
-  META_PIXEL_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^\d{5,20}$/, "must be a Meta pixel id (digits only)").optional()),
+  META_PIXEL_ID: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^\d{5,20}$/, "must be a Meta pixel id (digits only)")
+      .optional(),
+  ),
   /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
   TEST_CLOCK: flag.default(false),
   /** "off": sell nothing (offer pages show no buy buttons). The only way to run production without Stripe. */
   PAYMENTS: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["on", "off"]).default("on")),
   /** Stripe secret key (sk_test_... / sk_live_... / rk_...). Unset: the local test checkout. */
-  STRIPE_SECRET_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_test_... or sk_live_...)").optional()),
+  STRIPE_SECRET_KEY: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_test_... or sk_live_...)")
+      .optional(),
+  ),
   /** Signing secret of the webhook endpoint (whsec_...). */
-  STRIPE_WEBHOOK_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().startsWith("whsec_", "must be a webhook signing secret (whsec_...)").optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().startsWith("whsec_", "must be a webhook signing secret (whsec_...)").optional(),
+  ),
   /** Only for tests: where the Stripe API lives (the SDK's host, port and protocol). */
   STRIPE_API_HOST: optionalText,
   STRIPE_API_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
@@ -174,7 +204,9 @@ function openInProduction(e: z.infer<typeof EnvSchema>): string[] {
   if (!e.SESSION_SECRET) problems.push("SESSION_SECRET: required in production (at least 32 characters)");
   if (!e.PUBLIC_URL) problems.push("PUBLIC_URL: required in production (e.g. https://glowcoach.app)");
   if (!e.STRIPE_SECRET_KEY && e.PAYMENTS !== "off") {
-    problems.push("STRIPE_SECRET_KEY: required in production: without it the local test checkout would hand out plans for free (set PAYMENTS=off to sell nothing)");
+    problems.push(
+      "STRIPE_SECRET_KEY: required in production: without it the local test checkout would hand out plans for free (set PAYMENTS=off to sell nothing)",
+    );
   }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push("STRIPE_WEBHOOK_SECRET: required in production when STRIPE_SECRET_KEY is set");
   if (!e.SMTP_URL) problems.push("SMTP_URL: required in production: without it sign-in e-mails would only be written to the server log");
@@ -247,13 +279,24 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     },
     requestLimitPerMinute: e.REQUEST_LIMIT_PER_MINUTE,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, mailboxUi: !isProduction },
-    google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER.replace(/\/$/, "") } : null,
-    adminEmails: e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, issuer: e.GOOGLE_ISSUER.replace(/\/$/, "") }
+        : null,
+    adminEmails: e.ADMIN_EMAILS.split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
     trustProxy: e.TRUST_PROXY,
     testClock: e.TEST_CLOCK,
     paymentsOff: e.PAYMENTS === "off",
     stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, host: e.STRIPE_API_HOST, port: e.STRIPE_API_PORT, protocol: e.STRIPE_API_PROTOCOL }
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          host: e.STRIPE_API_HOST,
+          port: e.STRIPE_API_PORT,
+          protocol: e.STRIPE_API_PROTOCOL,
+        }
       : null,
     metaPixelId: e.META_PIXEL_ID ?? null,
   };

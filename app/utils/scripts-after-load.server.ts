@@ -55,9 +55,5 @@ addEventListener("load",function(){requestAnimationFrame(function(){setTimeout(s
 function parkScripts(html: string): string {
   return html
     .replaceAll(PRELOAD, PARKED_PRELOAD)
-    .replace(
-      MODULE_SCRIPT,
-      (_tag, nonce: string) =>
-        `<script nonce="${nonce}">${LOADER}</script><script nonce="${nonce}" type="${PARKED_MODULE_TYPE}">`,
-    );
+    .replace(MODULE_SCRIPT, (_tag, nonce: string) => `<script nonce="${nonce}">${LOADER}</script><script nonce="${nonce}" type="${PARKED_MODULE_TYPE}">`);
 }

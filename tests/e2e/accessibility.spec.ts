@@ -203,7 +203,10 @@ test.describe("sign-in states", () => {
     await expect(page.getByRole("heading", { name: "Confirm your e-mail" })).toBeVisible();
     await scan(page, "sign-up: confirm your e-mail");
     await page.route("https://elsewhere.example/**", (route) =>
-      route.fulfill({ contentType: "text/html", body: `<form method="post" action="${new URL("/login", page.url()).href}"></form><script>document.forms[0].submit()</script>` }),
+      route.fulfill({
+        contentType: "text/html",
+        body: `<form method="post" action="${new URL("/login", page.url()).href}"></form><script>document.forms[0].submit()</script>`,
+      }),
     );
     await page.goto("https://elsewhere.example/");
     await expect(page.getByRole("heading", { name: "This request didn't come from our site" })).toBeVisible();
@@ -287,7 +290,8 @@ test.describe("members and admin", () => {
     test.setTimeout(180_000);
     const { userId } = await signedInMember(context, baseURL!);
     const plans = ["clear-healthy-skin", "makeup-prep", "crease-free", "no-more-cakey"] as const;
-    for (const routinePlanId of plans) await seedEntitlement(userId, { routinePlanId, tier: routinePlanId === "clear-healthy-skin" ? "annual" : "single_payment" });
+    for (const routinePlanId of plans)
+      await seedEntitlement(userId, { routinePlanId, tier: routinePlanId === "clear-healthy-skin" ? "annual" : "single_payment" });
     await takeQuiz(page, baseURL!, "/quiz", { skinType: "oily", mainConcern: ["acne"] });
     await takeQuiz(page, baseURL!, "/crease-crisis", { creasingLocation: "under-eyes" });
     for (const path of ["/subscribe", "/subscribe-otp", "/sales", "/cakey-otp"]) await visitAndScan(page, path, `owner ${path}`);

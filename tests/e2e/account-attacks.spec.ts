@@ -112,7 +112,12 @@ test("registering an existing address answers exactly as a new one, and e-mails 
   const taken = await postRegistration(visitor.request, { email: existing, password: "rosewater-2026" });
   expect(taken.status()).toBe(fresh.status());
   expect(taken.headers().location).toBe(fresh.headers().location);
-  const cookieNames = (answer: typeof fresh) => answer.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value.split("=")[0]).sort();
+  const cookieNames = (answer: typeof fresh) =>
+    answer
+      .headersArray()
+      .filter((h) => h.name.toLowerCase() === "set-cookie")
+      .map((h) => h.value.split("=")[0])
+      .sort();
   expect(cookieNames(taken)).toEqual(cookieNames(fresh));
   // The owner hears about it; nothing about her account changes.
   const notice = await waitForEmail(E2E_MAIL_DIR, existing, { after: sentAfter });

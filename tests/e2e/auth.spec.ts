@@ -196,7 +196,17 @@ test.describe("redirects after sign-in", () => {
     await expect(page).toHaveURL("/home");
   });
 
-  const attacks = ["https://evil.example/", "//evil.example/", "/\\evil.example", "%2F%2Fevil.example", "/%2F%2Fevil.example", "/%5Cevil.example", "%252F%252Fevil.example", "javascript:alert(1)", "/\t/evil.example"];
+  const attacks = [
+    "https://evil.example/",
+    "//evil.example/",
+    "/\\evil.example",
+    "%2F%2Fevil.example",
+    "/%2F%2Fevil.example",
+    "/%5Cevil.example",
+    "%252F%252Fevil.example",
+    "javascript:alert(1)",
+    "/\t/evil.example",
+  ];
   test("open-redirect attempts are ignored", async ({ page }, testInfo) => {
     test.skip(testInfo.project.name !== "desktop", "a request-level test");
     for (const [i, redirectTo] of attacks.entries()) {
@@ -206,7 +216,10 @@ test.describe("redirects after sign-in", () => {
       await request.post("/login", { form: { email, intent: "email-link", redirectTo }, maxRedirects: 0 });
       const link = signInLinkFrom(await waitForEmail(E2E_MAIL_DIR, email));
       const url = new URL(link);
-      const response = await request.post(url.pathname + url.search, { form: { token: url.searchParams.get("token")!, id: url.searchParams.get("id")! }, maxRedirects: 0 });
+      const response = await request.post(url.pathname + url.search, {
+        form: { token: url.searchParams.get("token")!, id: url.searchParams.get("id")! },
+        maxRedirects: 0,
+      });
       expect(response.status(), redirectTo).toBe(303);
       expect(response.headers().location, redirectTo).toBe("/home");
     }
@@ -303,7 +316,9 @@ test.describe("registration", () => {
     await expect(page).toHaveURL("/home");
     await expect(accountMenu(page, email)).toBeVisible();
     await page.context().clearCookies();
-    const signIn = await page.context().request.post("/login", { form: { intent: "password", email, password: "camellia-2026", redirectTo: "/home" }, maxRedirects: 0 });
+    const signIn = await page
+      .context()
+      .request.post("/login", { form: { intent: "password", email, password: "camellia-2026", redirectTo: "/home" }, maxRedirects: 0 });
     expect(signIn.status()).toBe(303);
 
     // Another sign-up, confirmed from a second browser: signed in there, its password not kept.
@@ -325,7 +340,9 @@ test.describe("registration", () => {
     await expect(phonePage.getByText("Your password wasn't saved")).toBeVisible();
     await expect(accountMenu(phonePage, other)).toBeVisible();
     await phone.close();
-    const tried = await page.context().request.post("/login", { form: { intent: "password", email: other, password: "peony-2026-x", redirectTo: "/home" }, maxRedirects: 0 });
+    const tried = await page
+      .context()
+      .request.post("/login", { form: { intent: "password", email: other, password: "peony-2026-x", redirectTo: "/home" }, maxRedirects: 0 });
     expect(tried.status()).toBe(400);
   });
 });

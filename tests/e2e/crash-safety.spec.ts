@@ -53,8 +53,20 @@ async function seedMembers(count: number): Promise<{ userId: string; cookie: str
     for (let i = 0; i < count; i++) {
       const userId = crypto.randomUUID();
       const sessionId = crypto.randomBytes(24).toString("base64url");
-      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(userId, `crash-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now));
-      db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 86_400_000)), stored(now));
+      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`).run(
+        userId,
+        `crash-${i}-${userId.slice(0, 8)}@glowcoach.test`,
+        "user",
+        "UTC",
+        stored(now),
+        stored(now),
+      );
+      db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(
+        sessionId,
+        userId,
+        stored(new Date(now.getTime() + 86_400_000)),
+        stored(now),
+      );
       grantPlan(db, userId, PLAN, { at: now });
       members.push({ userId, cookie: (await sessionCookie.serialize(sessionId)).split(";")[0] });
     }
@@ -110,11 +122,18 @@ test("SIGKILL while members finish routines loses nothing that was acknowledged"
     const db = new Database(path.join(DATA_DIR, "glow-coach.db"), { readonly: true });
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-      const steps = new Set((db.prepare(`SELECT userId, step FROM "PlanStepCompletion" WHERE planId = ?`).all(PLAN) as { userId: string; step: number }[]).map((r) => `${r.userId}:${r.step}`));
+      const steps = new Set(
+        (db.prepare(`SELECT userId, step FROM "PlanStepCompletion" WHERE planId = ?`).all(PLAN) as { userId: string; step: number }[]).map(
+          (r) => `${r.userId}:${r.step}`,
+        ),
+      );
       const finished = new Set((db.prepare(`SELECT userId FROM "PlanCompletion" WHERE planId = ?`).all(PLAN) as { userId: string }[]).map((r) => r.userId));
       const lostSteps = [...acked.steps].filter((key) => !steps.has(key));
       const lostFinishes = [...acked.finished].filter((id) => !finished.has(id));
-      testInfo.annotations.push({ type: "crash", description: `${acked.steps.size} steps and ${acked.finished.size} routines acknowledged before SIGKILL; ${interrupted} members interrupted` });
+      testInfo.annotations.push({
+        type: "crash",
+        description: `${acked.steps.size} steps and ${acked.finished.size} routines acknowledged before SIGKILL; ${interrupted} members interrupted`,
+      });
       expect(lostSteps).toEqual([]);
       expect(lostFinishes).toEqual([]);
       // The kill really interrupted work, or the test proves nothing.

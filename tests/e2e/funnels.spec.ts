@@ -10,7 +10,10 @@ async function tap(page: Page, label: string, next: string, delayMs?: number) {
   if (delayMs !== undefined && delayMs > 100) {
     // Still on the same step while the chosen card shows as selected. On a loaded machine the
     // check itself may come after the delay; it only proves something when it comes before.
-    const pressed = await page.getByRole("button", { name: label, exact: true }).getAttribute("aria-pressed", { timeout: 1000 }).catch(() => null);
+    const pressed = await page
+      .getByRole("button", { name: label, exact: true })
+      .getAttribute("aria-pressed", { timeout: 1000 })
+      .catch(() => null);
     const url = page.url();
     if (Date.now() - started < delayMs - 50) {
       expect(pressed).toBe("true");
@@ -174,7 +177,10 @@ test.describe("prototype app flow", () => {
     await tap(page, "10 minutes", "/app-insights");
 
     await expect(page.getByRole("heading", { level: 1, name: "Here's what we learned about you" })).toBeVisible();
-    const cards = page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("list") });
+    const cards = page
+      .getByRole("main")
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("list") });
     await expect(cards).toHaveCount(3);
     await expect(cards.nth(0)).toContainText("Combination");
     await expect(cards.nth(1)).toContainText("Fine lines");

@@ -52,7 +52,13 @@ if (instances === 1) {
   // Every instance answers before the proxy opens, so the first test request finds them all.
   for (const upstream of upstreams) {
     for (let attempt = 0; ; attempt++) {
-      if (await fetch(`${upstream}/`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${upstream}/`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (attempt > 600) throw new Error(`${upstream} did not start`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -66,7 +66,13 @@ function startInstance(port: number, script: string): ChildProcess {
 async function waitFor(base: string, child: ChildProcess) {
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`the instance at ${base} did not start`);
-    if (await fetch(`${base}/`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     if (i > 900) throw new Error(`the instance at ${base} did not answer`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -145,9 +151,7 @@ test("a Sanity publish that reaches one instance is seen by both", async ({ page
   await page.goto(`${A}/`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Published once, seen everywhere");
   // The other instance sees the new content version within its one-second check.
-  await expect
-    .poll(async () => (await (await fetch(`${B}/`)).text()).includes("Published once, seen everywhere"), { timeout: 5_000 })
-    .toBe(true);
+  await expect.poll(async () => (await (await fetch(`${B}/`)).text()).includes("Published once, seen everywhere"), { timeout: 5_000 }).toBe(true);
 });
 
 test("a request limit is counted across both instances, exactly, even when requests arrive at once", async ({ playwright }) => {

@@ -161,7 +161,20 @@ test.describe("a focus ring on every control", () => {
 
   test("public pages", async ({ page }) => {
     test.setTimeout(90_000);
-    for (const path of ["/", "/subscribe", "/subscribe-otp", "/sales", "/cakey-otp", "/partnerships", "/privacy-policy", "/email-instructions", "/login", "/login?method=password", "/registration", "/no-such-page"]) {
+    for (const path of [
+      "/",
+      "/subscribe",
+      "/subscribe-otp",
+      "/sales",
+      "/cakey-otp",
+      "/partnerships",
+      "/privacy-policy",
+      "/email-instructions",
+      "/login",
+      "/login?method=password",
+      "/registration",
+      "/no-such-page",
+    ]) {
       await tabThrough(page, path);
     }
   });

@@ -69,7 +69,13 @@ async function store(dir: string, stream: SMTPServerDataStream, session: SMTPSer
       headers: Object.fromEntries(
         mail.headerLines
           .filter((header) => header.key.startsWith("list-"))
-          .map((header) => [header.key, header.line.slice(header.line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim()]),
+          .map((header) => [
+            header.key,
+            header.line
+              .slice(header.line.indexOf(":") + 1)
+              .replace(/\r?\n[ \t]+/g, " ")
+              .trim(),
+          ]),
       ),
     };
     const file = path.join(dir, `${receivedAt.getTime()}-${crypto.randomBytes(4).toString("hex")}.json`);
@@ -88,7 +94,11 @@ export async function readAll(dir: string): Promise<ReceivedEmail[]> {
  * The newest e-mail to `to` (case-insensitive) received after `after`. Polls the
  * folder, since the app sends while the browser moves on.
  */
-export async function waitForEmail(dir: string, to: string, { after = new Date(0), timeoutMs = 10_000 }: { after?: Date; timeoutMs?: number } = {}): Promise<ReceivedEmail> {
+export async function waitForEmail(
+  dir: string,
+  to: string,
+  { after = new Date(0), timeoutMs = 10_000 }: { after?: Date; timeoutMs?: number } = {},
+): Promise<ReceivedEmail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const all = await readAll(dir);

@@ -14,7 +14,6 @@ import { databaseOf, E2E_DB, rows } from "./test-db";
 
 const E2E_DATA_DIR = path.dirname(E2E_DB);
 
-
 export type Tier = "monthly" | "annual" | "single_payment";
 
 /** Each routine plan, the offer that sells it and that offer's plans (content/offers.ndjson). */
@@ -48,11 +47,31 @@ export async function seedEntitlement(
   const now = new Date();
   const end = periodEnd !== undefined ? periodEnd : tier === "single_payment" ? null : new Date(now.getTime() + (tier === "monthly" ? 30 : 365) * 86_400_000);
   const id = crypto.randomUUID();
-  await run(`INSERT INTO "Entitlement" ("id","userId","offerId","routinePlanId","stripeCheckoutSessionId","createdAt") VALUES (?,?,?,?,?,?)`, id, userId, product.offerId, routinePlanId, `cs_local_seed_${id}`, startedAt);
+  await run(
+    `INSERT INTO "Entitlement" ("id","userId","offerId","routinePlanId","stripeCheckoutSessionId","createdAt") VALUES (?,?,?,?,?,?)`,
+    id,
+    userId,
+    product.offerId,
+    routinePlanId,
+    `cs_local_seed_${id}`,
+    startedAt,
+  );
   await run(
     `INSERT INTO "EntitlementState" ("entitlementId","tier","planId","planName","priceMinor","currency","status","startedAt","currentPeriodEnd","cancelAtPeriodEnd","at","reason","recordedAt")
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-    id, tier, planId, planName, priceMinor, "usd", status, startedAt, end, false, startedAt, "purchase", now,
+    id,
+    tier,
+    planId,
+    planName,
+    priceMinor,
+    "usd",
+    status,
+    startedAt,
+    end,
+    false,
+    startedAt,
+    "purchase",
+    now,
   );
   return { entitlementId: id, periodEnd: end };
 }
@@ -100,8 +119,15 @@ export async function signedInMember(
   const now = new Date();
   const { run } = databaseOf(dataDir);
   await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, userId, email, role, "UTC", now, now);
-  await run(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessionId, userId, new Date(now.getTime() + 30 * 86_400_000), now);
-  if (subscription) await seedEntitlement(userId, { tier: subscription, dataDir, routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin" });
+  await run(
+    `INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`,
+    sessionId,
+    userId,
+    new Date(now.getTime() + 30 * 86_400_000),
+    now,
+  );
+  if (subscription)
+    await seedEntitlement(userId, { tier: subscription, dataDir, routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin" });
   // The server generated its dev secret in its data folder when it started.
   const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir ?? E2E_DATA_DIR, "dev-secrets.json"), "utf8"));
   const value = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");

@@ -231,7 +231,11 @@ test.describe("the tutorial", () => {
     await expect(page.getByRole("link", { name: "Do Today's Routine" })).toHaveAttribute("href", PLAN);
     // Once the six steps are done, the spec's badge is true.
     for (let step = 1; step <= 6; step++) {
-      const done = await page.request.post(PLAN, { form: { intent: "complete-step", step: String(step) }, headers: { Origin: new URL(baseURL!).origin }, maxRedirects: 0 });
+      const done = await page.request.post(PLAN, {
+        form: { intent: "complete-step", step: String(step) },
+        headers: { Origin: new URL(baseURL!).origin },
+        maxRedirects: 0,
+      });
       expect(done.status()).toBe(303);
     }
     await page.reload();
@@ -252,7 +256,10 @@ test.describe("the tutorial", () => {
 
 test.describe("the profile", () => {
   function row(page: Page, label: string) {
-    return page.locator("dl > div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd");
+    return page
+      .locator("dl > div")
+      .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
+      .locator("dd");
   }
 
   test("signed-out visitors are sent to /login", async ({ page }) => {

@@ -400,12 +400,10 @@ test("npm run db:backup copies the database while members write, and the copy re
     writing = false;
     await writers;
     if (writeFailure) throw writeFailure;
-    test
-      .info()
-      .annotations.push({
-        type: "backup",
-        description: `${acked.length} steps acknowledged; ${duringBackup} while db:backup ran (${backupEnded - backupStarted} ms)`,
-      });
+    test.info().annotations.push({
+      type: "backup",
+      description: `${acked.length} steps acknowledged; ${duringBackup} while db:backup ran (${backupEnded - backupStarted} ms)`,
+    });
     // The backup really ran under write load.
     expect(duringBackup).toBeGreaterThan(0);
     expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);

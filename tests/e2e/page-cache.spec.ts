@@ -20,8 +20,15 @@ test.describe("rendered funnel pages served again from memory", () => {
     const ann = await playwright.request.newContext({ baseURL });
     const bea = await playwright.request.newContext({ baseURL });
     // Ann has answered step 3; Bea has not.
-    await answer(ann, [["/quiz/1", "skinType=dry"], ["/quiz/2", "mainConcern=acne"], ["/quiz/3", "concernDuration=over-a-year"]]);
-    await answer(bea, [["/quiz/1", "skinType=dry"], ["/quiz/2", "mainConcern=acne"]]);
+    await answer(ann, [
+      ["/quiz/1", "skinType=dry"],
+      ["/quiz/2", "mainConcern=acne"],
+      ["/quiz/3", "concernDuration=over-a-year"],
+    ]);
+    await answer(bea, [
+      ["/quiz/1", "skinType=dry"],
+      ["/quiz/2", "mainConcern=acne"],
+    ]);
 
     const beaFirst = await pageText(bea, "/quiz/3");
     const beaAgain = await pageText(bea, "/quiz/3");

@@ -31,7 +31,11 @@ function freePort(): Promise<number> {
 /** The code in the newest e-mail to `to` in the server's dev mailbox (this server has no SMTP). */
 function codeInMailbox(dataDir: string, to: string): string {
   const dir = path.join(dataDir, "mailbox");
-  const messages = fs.readdirSync(dir).sort().reverse().map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { to: string; text: string });
+  const messages = fs
+    .readdirSync(dir)
+    .sort()
+    .reverse()
+    .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { to: string; text: string });
   const text = messages.find((message) => message.to === to)?.text ?? "";
   const code = /sign-in page:\s*([A-Z0-9]{6})/.exec(text)?.[1];
   if (!code) throw new Error(`no sign-in code for ${to} in ${dir}`);
@@ -71,7 +75,13 @@ async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; 
 }
 
 function webhook(base: string, type: string, object: Record<string, unknown>, secret = WEBHOOK_SECRET, secondsLater = 0) {
-  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: "event", type, created: Math.floor(Date.now() / 1000) + secondsLater, data: { object } });
+  const payload = JSON.stringify({
+    id: `evt_${Math.random().toString(36).slice(2)}`,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000) + secondsLater,
+    data: { object },
+  });
   return fetch(`${base}/webhooks/stripe`, {
     method: "POST",
     body: payload,
@@ -95,18 +105,38 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, { timeout: 15_000 });
     await expect(page.getByRole("heading", { name: "Stripe Checkout (fake)" })).toBeVisible();
     const sent = fake.checkoutRequests.at(-1)!;
-    expect(sent).toMatchObject({ mode: "subscription", "line_items[0][price_data][unit_amount]": "5900", "line_items[0][price_data][recurring][interval]": "year", cancel_url: `${base}/subscribe` });
+    expect(sent).toMatchObject({
+      mode: "subscription",
+      "line_items[0][price_data][unit_amount]": "5900",
+      "line_items[0][price_data][recurring][interval]": "year",
+      cancel_url: `${base}/subscribe`,
+    });
     const sessionId = page.url().split("/").pop()!;
 
     // The buyer pays at Stripe; Stripe sends its events (one forged copy is refused).
     const email = `stripe-${testInfo.project.name}-${Date.now()}@example.com`;
     const session = fake.sessions.get(sessionId)!;
-    Object.assign(session, { status: "complete", payment_status: "paid", customer: `cus_${sessionId}`, subscription: `sub_${sessionId}`, customer_details: { email } });
+    Object.assign(session, {
+      status: "complete",
+      payment_status: "paid",
+      customer: `cus_${sessionId}`,
+      subscription: `sub_${sessionId}`,
+      customer_details: { email },
+    });
     fake.customers.set(`cus_${sessionId}`, { id: `cus_${sessionId}`, object: "customer", email });
     expect((await webhook(base, "checkout.session.completed", session as never, "whsec_forged")).status).toBe(400);
     expect((await webhook(base, "checkout.session.completed", session as never)).status).toBe(200);
     const periodEnd = Math.floor(Date.now() / 1000) + 365 * 86400;
-    const subscription = { id: `sub_${sessionId}`, object: "subscription", customer: `cus_${sessionId}`, status: "active", cancel_at_period_end: false, start_date: Math.floor(Date.now() / 1000), items: { data: [{ current_period_end: periodEnd, price: { unit_amount: 5900, currency: "usd", recurring: { interval: "year" } } }] }, metadata: session.metadata };
+    const subscription = {
+      id: `sub_${sessionId}`,
+      object: "subscription",
+      customer: `cus_${sessionId}`,
+      status: "active",
+      cancel_at_period_end: false,
+      start_date: Math.floor(Date.now() / 1000),
+      items: { data: [{ current_period_end: periodEnd, price: { unit_amount: 5900, currency: "usd", recurring: { interval: "year" } } }] },
+      metadata: session.metadata,
+    };
     expect((await webhook(base, "customer.subscription.created", subscription)).status).toBe(200);
 
     // Stripe sends the browser back to success_url.
@@ -129,18 +159,39 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
 
     // The annual member chooses Monthly on the offer page: no checkout, but the portal's
     // "confirm this change" page for the same subscription.
-    fake.subscriptions.set(`sub_${sessionId}`, { id: `sub_${sessionId}`, object: "subscription", customer: `cus_${sessionId}`, items: { object: "list", data: [{ id: `si_${sessionId}`, price: subscription.items.data[0].price }] } });
+    fake.subscriptions.set(`sub_${sessionId}`, {
+      id: `sub_${sessionId}`,
+      object: "subscription",
+      customer: `cus_${sessionId}`,
+      items: { object: "list", data: [{ id: `si_${sessionId}`, price: subscription.items.data[0].price }] },
+    });
     const checkoutsBefore = fake.checkoutRequests.length;
     await page.goto(`${base}/subscribe`);
     await expect(page.getByText("You already have the Annual plan")).toBeVisible();
     await page.getByRole("article", { name: "Monthly Plan" }).getByRole("button", { name: "Switch to Monthly Plan" }).click();
     await expect(page.getByRole("heading", { name: "Stripe customer portal (fake)" })).toBeVisible();
     const flow = fake.portalRequests.at(-1)!;
-    expect(flow).toMatchObject({ customer: `cus_${sessionId}`, "flow_data[type]": "subscription_update_confirm", "flow_data[subscription_update_confirm][subscription]": `sub_${sessionId}`, "flow_data[subscription_update_confirm][items][0][id]": `si_${sessionId}` });
+    expect(flow).toMatchObject({
+      customer: `cus_${sessionId}`,
+      "flow_data[type]": "subscription_update_confirm",
+      "flow_data[subscription_update_confirm][subscription]": `sub_${sessionId}`,
+      "flow_data[subscription_update_confirm][items][0][id]": `si_${sessionId}`,
+    });
     const monthly = fake.prices.get(flow["flow_data[subscription_update_confirm][items][0][price]"])!;
     expect(monthly).toMatchObject({ unit_amount: 999, recurring: { interval: "month" } });
     // The member confirms; Stripe updates the same subscription and tells us.
-    const switched = { ...subscription, items: { data: [{ id: `si_${sessionId}`, current_period_end: periodEnd, price: { id: monthly.id, unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: monthly.metadata } }] } };
+    const switched = {
+      ...subscription,
+      items: {
+        data: [
+          {
+            id: `si_${sessionId}`,
+            current_period_end: periodEnd,
+            price: { id: monthly.id, unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: monthly.metadata },
+          },
+        ],
+      },
+    };
     expect((await webhook(base, "customer.subscription.updated", switched, WEBHOOK_SECRET, 5)).status).toBe(200);
     const owned = await entitlementsOf(await userIdOf(email, dataDir), dataDir);
     expect(owned).toHaveLength(1);
@@ -158,7 +209,9 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
       await hydrated(page, testInfo); // the toast is the client's answer
       fake.failNextCheckout = true;
       await page.getByRole("button", { name: "Get My Personalized Routine" }).click();
-      await expect(page.getByRole("alert").filter({ hasText: "Checkout Error" })).toContainText("There was a problem starting your checkout. Please try again.");
+      await expect(page.getByRole("alert").filter({ hasText: "Checkout Error" })).toContainText(
+        "There was a problem starting your checkout. Please try again.",
+      );
       await expect(page).toHaveURL(`${base}/sales`);
     }
   } finally {

@@ -85,7 +85,9 @@ test.describe("offers and payments", () => {
     await expect(page).toHaveURL(/\/payment-success\?session_id=cs_local_/);
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
     // The spec's line, naming the plan this purchase unlocked.
-    await expect(page.getByText("Your Crease-Free Makeup routine is now active with lifetime access! We're sending you access details via email.")).toBeVisible();
+    await expect(
+      page.getByText("Your Crease-Free Makeup routine is now active with lifetime access! We're sending you access details via email."),
+    ).toBeVisible();
     await expect(page.getByRole("heading", { name: "Check Your Email!" })).toBeVisible();
     await expect(page.getByText("Click the 'Access My Skincare Plan' button in the e-mail.")).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "Magic Link Sent!" })).toBeVisible();
@@ -107,13 +109,18 @@ test.describe("offers and payments", () => {
     await expect(page.getByLabel(`Account menu for ${email}`)).toBeVisible();
 
     // What was stored: the entitlement, the checkout and the two events.
-    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", routinePlanId: "crease-free", currentPeriodEnd: null }]);
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([
+      { tier: "single_payment", status: "active", priceMinor: 2999, offerId: "crease-free", routinePlanId: "crease-free", currentPeriodEnd: null },
+    ]);
     const visitor = await visitorId(context);
     const events = (await eventsFor(visitor)).filter((e) => e.name === "initiate_checkout" || e.name === "purchase");
     expect(events.map((e) => e.name)).toEqual(["initiate_checkout", "purchase"]);
     expect(JSON.parse(events[0].props)).toMatchObject({ offer: "crease-free", plan: "lifetime", price: 29.99, currency: "USD" });
     expect(JSON.parse(events[1].props)).toMatchObject({ offer: "crease-free", price: 29.99, currency: "USD", eventId: expect.any(String) });
-    const [checkout] = await query<{ context: string }>('SELECT "context" FROM "CheckoutSession" WHERE "id" = ?', new URL(successUrl).searchParams.get("session_id"));
+    const [checkout] = await query<{ context: string }>(
+      'SELECT "context" FROM "CheckoutSession" WHERE "id" = ?',
+      new URL(successUrl).searchParams.get("session_id"),
+    );
     expect(JSON.parse(checkout.context)).toMatchObject({ funnel: "crease-crisis", answers: { foundationCreasing: "lunchtime" } });
 
     // Someone else's browser with the same link learns nothing and is signed in as no one.

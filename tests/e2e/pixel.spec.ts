@@ -46,7 +46,9 @@ test.afterAll(() => {
 function eventIds(visitor: string, name: string): string[] {
   const db = new Database(path.join(DATA_DIR, "glow-coach.db"), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare(`SELECT id FROM "AnalyticsEvent" WHERE visitorId = ? AND name = ? ORDER BY createdAt`).all(visitor, name) as { id: string }[]).map((r) => r.id);
+    return (db.prepare(`SELECT id FROM "AnalyticsEvent" WHERE visitorId = ? AND name = ? ORDER BY createdAt`).all(visitor, name) as { id: string }[]).map(
+      (r) => r.id,
+    );
   } finally {
     db.close();
   }
@@ -69,11 +71,13 @@ test("with META_PIXEL_ID the pixel loads and quiz events carry the server's even
   const visitor = await visitorId(context);
   const [viewedId] = eventIds(visitor, "funnel_viewed");
   expect(viewedId).toBeTruthy();
-  await expect.poll(() => tracked(page)).toEqual([
-    ["init", PIXEL_ID],
-    ["track", "PageView"],
-    ["track", "ViewContent", { content_ids: ["crease-crisis"], content_name: expect.any(String), content_type: "quiz" }, { eventID: viewedId }],
-  ]);
+  await expect
+    .poll(() => tracked(page))
+    .toEqual([
+      ["init", PIXEL_ID],
+      ["track", "PageView"],
+      ["track", "ViewContent", { content_ids: ["crease-crisis"], content_name: expect.any(String), content_type: "quiz" }, { eventID: viewedId }],
+    ]);
 
   for (const [label, next] of [
     ["By lunchtime", "/crease-crisis/2"],
@@ -88,9 +92,9 @@ test("with META_PIXEL_ID the pixel loads and quiz events carry the server's even
   await expect(page).toHaveURL(`${BASE}/crease-crisis/7`, { timeout: 10_000 });
   const [completedId] = eventIds(visitor, "funnel_completed");
   expect(completedId).toBeTruthy();
-  await expect.poll(async () => (await tracked(page)).filter((call) => call[1] === "Lead")).toEqual([
-    ["track", "Lead", { content_ids: ["crease-crisis"], content_name: expect.any(String) }, { eventID: completedId }],
-  ]);
+  await expect
+    .poll(async () => (await tracked(page)).filter((call) => call[1] === "Lead"))
+    .toEqual([["track", "Lead", { content_ids: ["crease-crisis"], content_name: expect.any(String) }, { eventID: completedId }]]);
   // Client-side navigations fire each event once; the loader script is loaded once.
   expect((await tracked(page)).filter((call) => call[1] === "ViewContent")).toHaveLength(1);
   expect(scripts).toHaveLength(1);

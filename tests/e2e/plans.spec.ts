@@ -212,12 +212,21 @@ test.describe("each purchase delivers its own plan, personal to the buyer's answ
 });
 
 async function expectOwnedNotice(page: Page, headline: string) {
-  await expect(page.getByRole("heading", { name: headline }).or(page.getByText(headline, { exact: true })).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("heading", { name: headline })
+      .or(page.getByText(headline, { exact: true }))
+      .first(),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to My Plan" }).first()).toBeVisible();
 }
 
 test.describe("one purchase per product", () => {
-  test("an annual member choosing Monthly is shown what they have, never reaches checkout, and switches in the portal: one subscription, history kept", async ({ page, context, baseURL }, testInfo) => {
+  test("an annual member choosing Monthly is shown what they have, never reaches checkout, and switches in the portal: one subscription, history kept", async ({
+    page,
+    context,
+    baseURL,
+  }, testInfo) => {
     const { userId } = await signedInMember(context, baseURL!);
     const { entitlementId } = await seedEntitlement(userId, { tier: "annual" });
     await page.goto("/subscribe");
@@ -230,7 +239,11 @@ test.describe("one purchase per product", () => {
 
     // A page opened before they bought still posts the Monthly button: no checkout, what they have instead.
     const sessionsBefore = await checkoutSessionsOf(userId);
-    const stale = await page.request.post("/subscribe", { form: { intent: "checkout", planId: "monthly" }, headers: { Origin: new URL(baseURL!).origin }, maxRedirects: 0 });
+    const stale = await page.request.post("/subscribe", {
+      form: { intent: "checkout", planId: "monthly" },
+      headers: { Origin: new URL(baseURL!).origin },
+      maxRedirects: 0,
+    });
     expect(stale.status()).toBe(409);
     expect(await stale.text()).toContain("You already have the Annual plan");
     expect(await checkoutSessionsOf(userId)).toBe(sessionsBefore);

@@ -48,12 +48,21 @@ async function runReminders(request: APIRequestContext, at: Date) {
 }
 
 async function remindersTo(email: string): Promise<ReceivedEmail[]> {
-  return (await readAll(E2E_MAIL_DIR)).filter((mail) => mail.to.toLowerCase() === email.toLowerCase() && mail.subject !== "" && /streak|routine/i.test(mail.subject));
+  return (await readAll(E2E_MAIL_DIR)).filter(
+    (mail) => mail.to.toLowerCase() === email.toLowerCase() && mail.subject !== "" && /streak|routine/i.test(mail.subject),
+  );
 }
 
 async function seedDone(userId: string, dates: string[]) {
   for (const date of dates) {
-    await run(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`, crypto.randomUUID(), userId, PLAN, date, new Date());
+    await run(
+      `INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`,
+      crypto.randomUUID(),
+      userId,
+      PLAN,
+      date,
+      new Date(),
+    );
   }
 }
 
@@ -73,7 +82,12 @@ test.describe("daily reminders", () => {
     test.skip(testInfo.project.name !== "desktop", "the reminder queue is global: one project is enough");
   });
 
-  test("7:00 in Los Angeles, not finished: exactly one reminder at 7:00 local with plan and streak; the button opens the routine; unsubscribe without signing in", async ({ page, context, baseURL, browser }) => {
+  test("7:00 in Los Angeles, not finished: exactly one reminder at 7:00 local with plan and streak; the button opens the routine; unsubscribe without signing in", async ({
+    page,
+    context,
+    baseURL,
+    browser,
+  }) => {
     const day = testDay();
     const { email, userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
     await run(`UPDATE "User" SET "timeZone" = ? WHERE "id" = ?`, LA, userId);
@@ -176,7 +190,10 @@ test.describe("streak freezes", () => {
     const { userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
     await run(`UPDATE "User" SET "timeZone" = ? WHERE "id" = ?`, LA, userId);
     // Seven days in a row earn a freeze; yesterday was missed.
-    await seedDone(userId, Array.from({ length: 7 }, (_, i) => addDays(day, -8 + i)));
+    await seedDone(
+      userId,
+      Array.from({ length: 7 }, (_, i) => addDays(day, -8 + i)),
+    );
     await setClock(context, laTime(day, 12));
     await page.goto("/home");
     await expect(page.getByTestId("streak")).toHaveText(/Current Streak: 7 days$/);
@@ -195,7 +212,10 @@ test.describe("streak freezes", () => {
     const day = testDay();
     const { userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
     await run(`UPDATE "User" SET "timeZone" = ? WHERE "id" = ?`, LA, userId);
-    await seedDone(userId, Array.from({ length: 14 }, (_, i) => addDays(day, -14 + i)));
+    await seedDone(
+      userId,
+      Array.from({ length: 14 }, (_, i) => addDays(day, -14 + i)),
+    );
     await setClock(context, laTime(day, 12));
     await page.goto("/home");
     await expect(page.getByTestId("freezes")).toHaveText("2 streak freezes held: a missed day uses one, so your streak lives on.");
@@ -204,7 +224,10 @@ test.describe("streak freezes", () => {
     // Six days then a miss: no freeze, the streak is gone.
     const other = await signedInMember(context, baseURL!, { subscription: "monthly" });
     await run(`UPDATE "User" SET "timeZone" = ? WHERE "id" = ?`, LA, other.userId);
-    await seedDone(other.userId, Array.from({ length: 6 }, (_, i) => addDays(day, -7 + i)));
+    await seedDone(
+      other.userId,
+      Array.from({ length: 6 }, (_, i) => addDays(day, -7 + i)),
+    );
     await page.goto("/home");
     await expect(page.getByTestId("streak")).toHaveText(/Current Streak: 0 days$/);
     await expect(page.locator(`[data-frozen='true']`)).toHaveCount(0);
@@ -219,15 +242,25 @@ test.describe("the reminder form", () => {
     await page.getByLabel("At").selectOption({ label: "6:00 PM" });
     await page.getByRole("button", { name: "Save Reminder" }).click();
     await expect(page.getByTestId("reminder-status")).toHaveText("Saved: every day at 6:00 PM");
-    const [saved] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(`SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`, userId);
+    const [saved] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(
+      `SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`,
+      userId,
+    );
     expect([Boolean(saved.reminderOn), Number(saved.reminderHour)]).toEqual([true, 18]);
 
-    for (const form of [{ intent: "reminder", reminder: "on", hour: "24" } as Record<string, string>, { intent: "reminder", reminder: "maybe", hour: "7" }, { intent: "other" }]) {
+    for (const form of [
+      { intent: "reminder", reminder: "on", hour: "24" } as Record<string, string>,
+      { intent: "reminder", reminder: "maybe", hour: "7" },
+      { intent: "other" },
+    ]) {
       const answer = await context.request.post("/profile", { form, maxRedirects: 0, headers: { Origin: baseURL! } });
       expect(answer.status(), JSON.stringify(form)).toBe(400);
       expect(await answer.text()).not.toMatch(/at .*\.(ts|js):\d+/);
     }
-    const [after] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(`SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`, userId);
+    const [after] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(
+      `SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`,
+      userId,
+    );
     expect([Boolean(after.reminderOn), Number(after.reminderHour)]).toEqual([true, 18]);
 
     // Off again.

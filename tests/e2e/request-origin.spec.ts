@@ -20,7 +20,11 @@ test.describe("cross-site requests", () => {
     const victim = await newActor(browser, testInfo);
     const email = uniqueEmail("csrf-link", testInfo);
     for (const path of ["/login", "/login?_data=routes%2Flogin", "/login.data"]) {
-      const answer = await victim.request.post(path, { form: { intent: "email-link", email, redirectTo: "/home" }, headers: { Origin: EVIL }, maxRedirects: 0 });
+      const answer = await victim.request.post(path, {
+        form: { intent: "email-link", email, redirectTo: "/home" },
+        headers: { Origin: EVIL },
+        maxRedirects: 0,
+      });
       expect(answer.status(), path).toBe(403);
       expect(answer.headers()["content-type"], path).toContain("text/html");
       expect(await answer.text(), path).toContain("come from our site");
@@ -58,7 +62,9 @@ test.describe("cross-site requests", () => {
     expect(await isSignedIn(context.request)).toBe(true);
   });
 
-  test("without Origin, Sec-Fetch-Site or a Referer from another site is refused; no browser headers at all is a script and passes", async ({ browser }, testInfo) => {
+  test("without Origin, Sec-Fetch-Site or a Referer from another site is refused; no browser headers at all is a script and passes", async ({
+    browser,
+  }, testInfo) => {
     const actor = await newActor(browser, testInfo);
     const form = { intent: "email-link", email: "not-an-address" };
     const cases: [Record<string, string>, number][] = [
@@ -79,7 +85,10 @@ test.describe("cross-site requests", () => {
   });
 
   test("webhooks are the one exception: signed, not same-origin", async ({ request }) => {
-    const answer = await request.post("/webhooks/stripe", { data: "{}", headers: { "Content-Type": "application/json", Origin: EVIL, "Stripe-Signature": "t=1,v1=bad" } });
+    const answer = await request.post("/webhooks/stripe", {
+      data: "{}",
+      headers: { "Content-Type": "application/json", Origin: EVIL, "Stripe-Signature": "t=1,v1=bad" },
+    });
     // No Stripe here: the endpoint's own answer (404), not the origin check's.
     expect(answer.status()).toBe(404);
     const sanity = await request.post("/webhooks/sanity", { data: "{}", headers: { "Content-Type": "application/json", Origin: EVIL } });
@@ -99,7 +108,10 @@ test.describe("cross-site requests", () => {
 test("the 403 page is short, calm and leads back", async ({ page }, testInfo) => {
   test.skip(testInfo.project.name.endsWith("no-js"), "a plain page: the JavaScript projects are enough");
   await page.route(`${EVIL}/**`, (route) =>
-    route.fulfill({ contentType: "text/html", body: `<!doctype html><form method="post" action="${new URL("/login", testInfo.project.use.baseURL).href}"><input name="email" value="x@example.com"></form><script>document.forms[0].submit()</script>` }),
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><form method="post" action="${new URL("/login", testInfo.project.use.baseURL).href}"><input name="email" value="x@example.com"></form><script>document.forms[0].submit()</script>`,
+    }),
   );
   await page.goto(`${EVIL}/`);
   await expect(page.getByRole("heading", { level: 1, name: "This request didn't come from our site" })).toBeVisible();

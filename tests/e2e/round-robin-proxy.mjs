@@ -13,7 +13,14 @@ export function startRoundRobinProxy({ port, host = "127.0.0.1", upstreams }) {
     const target = new URL(upstreams[index]);
     const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, agent: agents[index], headers: { ...req.headers, "x-forwarded-for": forwarded } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        agent: agents[index],
+        headers: { ...req.headers, "x-forwarded-for": forwarded },
+      },
       (answer) => {
         const headers = [...answer.rawHeaders, "X-Glow-Instance", String(index + 1)];
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
@@ -29,11 +36,12 @@ export function startRoundRobinProxy({ port, host = "127.0.0.1", upstreams }) {
   return new Promise((resolve) =>
     server.listen({ port, host, backlog: 1024 }, () =>
       resolve({
-        close: () => new Promise((done) => {
-          for (const agent of agents) agent.destroy();
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise((done) => {
+            for (const agent of agents) agent.destroy();
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       }),
     ),
   );

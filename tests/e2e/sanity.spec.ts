@@ -65,7 +65,10 @@ test.beforeAll(async ({}, testInfo) => {
   server.stderr!.on("data", (chunk) => (stderr += chunk));
   for (let i = 0; ; i++) {
     if (server.exitCode !== null) throw new Error(`the app did not start:\n${stderr}`);
-    const up = await fetch(`${base}/`).then((r) => r.ok, () => false);
+    const up = await fetch(`${base}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (i > 600) throw new Error(`the app did not answer:\n${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -129,12 +132,16 @@ test("a broken document from the CMS keeps the page as it was", async ({ page })
 test("the preview link shows drafts to that browser only", async ({ page, browser }) => {
   await page.goto(`${base}/`);
   const published = await page.getByRole("heading", { level: 1 }).textContent();
-  fake.put({ ...(fake.get("funnel-skin") as object), _id: "drafts.funnel-skin", steps: (() => {
-    const steps = structuredClone((fake.get("funnel-skin") as Record<string, any>).steps);
-    steps[0].headline = "Draft: a brand-new intro";
-    steps[0].next = [{ _key: "1", to: { step: "1" } }];
-    return steps;
-  })() } as never);
+  fake.put({
+    ...(fake.get("funnel-skin") as object),
+    _id: "drafts.funnel-skin",
+    steps: (() => {
+      const steps = structuredClone((fake.get("funnel-skin") as Record<string, any>).steps);
+      steps[0].headline = "Draft: a brand-new intro";
+      steps[0].next = [{ _key: "1", to: { step: "1" } }];
+      return steps;
+    })(),
+  } as never);
 
   expect((await page.goto(`${base}/preview?secret=wrong&path=/quiz`))?.status()).toBe(401);
   await page.goto(`${base}/preview?secret=${PREVIEW_SECRET}&path=/quiz`);
@@ -181,7 +188,9 @@ test("a tutorial page and a routine step with a video in the CMS play it; the ot
     // The browser really loads it (the page's Content-Security-Policy allows the CMS's files), and its captions.
     await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await player.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
-    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.[0] && (v.textTracks[0].cues[0] as VTTCue).text)).toBe("Massage the cleanser in for 30 seconds.");
+    await expect
+      .poll(() => player.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.[0] && (v.textTracks[0].cues[0] as VTTCue).text))
+      .toBe("Massage the cleanser in for 30 seconds.");
   }
 
   // A page without a video: its picture, no player, no play button or length.

@@ -59,13 +59,38 @@ test("a page served again from the page cache carries a fresh nonce each time", 
 
 test("every document, member and admin pages included, answers Cache-Control: private, no-store", async ({ context, baseURL }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
-  const anonymous = ["/", "/quiz", "/quiz/1", "/login", "/registration", "/email-instructions", "/partnerships", "/privacy-policy", "/subscribe", "/magic?token=x&id=y", "/no-such-page"];
+  const anonymous = [
+    "/",
+    "/quiz",
+    "/quiz/1",
+    "/login",
+    "/registration",
+    "/email-instructions",
+    "/partnerships",
+    "/privacy-policy",
+    "/subscribe",
+    "/magic?token=x&id=y",
+    "/no-such-page",
+  ];
   for (const path of anonymous) {
     const response = await context.request.get(path, { maxRedirects: 0 });
     expect(response.headers()["cache-control"], path).toBe("private, no-store");
   }
   await signedInMember(context, baseURL!, { role: "admin", subscription: "monthly" });
-  const members = ["/home", "/plan/clear-healthy-skin", "/profile", "/path1", "/path2", "/path3", "/path4", "/path5", "/path6", "/completion", "/admin", "/billing/test-portal"];
+  const members = [
+    "/home",
+    "/plan/clear-healthy-skin",
+    "/profile",
+    "/path1",
+    "/path2",
+    "/path3",
+    "/path4",
+    "/path5",
+    "/path6",
+    "/completion",
+    "/admin",
+    "/billing/test-portal",
+  ];
   for (const path of members) {
     const response = await context.request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(200);

@@ -14,23 +14,51 @@ export async function seedEvents(events: SeedEvent[]) {
   for (const e of events) {
     await run(
       `INSERT INTO "AnalyticsEvent" ("id","visitorId","name","funnel","step","props","userId","createdAt") VALUES (?,?,?,?,?,?,?,?)`,
-      crypto.randomUUID(), e.visitorId, e.name, e.funnel ?? null, e.step ?? null, JSON.stringify(e.props ?? {}), e.userId ?? null, e.at,
+      crypto.randomUUID(),
+      e.visitorId,
+      e.name,
+      e.funnel ?? null,
+      e.step ?? null,
+      JSON.stringify(e.props ?? {}),
+      e.userId ?? null,
+      e.at,
     );
   }
 }
 
 export async function seedUser(email: string, role = "user"): Promise<string> {
   const id = crypto.randomUUID();
-  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, id, email, role, "UTC", new Date(), new Date());
+  await run(
+    `INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`,
+    id,
+    email,
+    role,
+    "UTC",
+    new Date(),
+    new Date(),
+  );
   return id;
 }
 
 export async function seedSubscriptionAt(userId: string, tier: "monthly" | "annual" | "single_payment", periodEnd: Date | null, status = "active") {
-  await seedEntitlement(userId, { tier, periodEnd, status, startedAt: new Date(), routinePlanId: tier === "single_payment" ? "crease-free" : "clear-healthy-skin" });
+  await seedEntitlement(userId, {
+    tier,
+    periodEnd,
+    status,
+    startedAt: new Date(),
+    routinePlanId: tier === "single_payment" ? "crease-free" : "clear-healthy-skin",
+  });
 }
 
 export async function seedCompletion(userId: string, date: string) {
-  await run(`INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`, crypto.randomUUID(), userId, "clear-healthy-skin", date, new Date());
+  await run(
+    `INSERT INTO "PlanCompletion" ("id","userId","planId","date","createdAt") VALUES (?,?,?,?,?)`,
+    crypto.randomUUID(),
+    userId,
+    "clear-healthy-skin",
+    date,
+    new Date(),
+  );
 }
 
 /** Keeps a session valid at a far test-clock time. */
@@ -54,6 +82,10 @@ export async function visitorByCampaign(campaign: string): Promise<Record<string
 export async function seedVisitor(id: string, landing: { utmSource?: string; referrer?: string; landingPath?: string }) {
   await run(
     `INSERT INTO "Visitor" ("id","landingPath","referrer","utmSource","firstSeenAt") VALUES (?,?,?,?,?)`,
-    id, landing.landingPath ?? "/", landing.referrer ?? null, landing.utmSource ?? null, new Date(),
+    id,
+    landing.landingPath ?? "/",
+    landing.referrer ?? null,
+    landing.utmSource ?? null,
+    new Date(),
   );
 }

@@ -7,7 +7,18 @@ import { expect, test, type Page } from "@playwright/test";
 import { signedInMember } from "./members-helpers";
 import { uniqueEmail } from "./accounts";
 import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
-import { DAY_MS, extendSessions, roleOf, seedCompletion, seedEvents, seedSubscriptionAt, seedUser, seedVisitor, visitorByCampaign, visitorRow } from "./site-pages-helpers";
+import {
+  DAY_MS,
+  extendSessions,
+  roleOf,
+  seedCompletion,
+  seedEvents,
+  seedSubscriptionAt,
+  seedUser,
+  seedVisitor,
+  visitorByCampaign,
+  visitorRow,
+} from "./site-pages-helpers";
 
 const BOOKING_URL = "https://cal.com/glowcoach/brand-demo";
 
@@ -16,7 +27,12 @@ test.describe("landing page", () => {
     test(`${path} shows the hero, the four quizzes, the claims and the links`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Skin you feel good in, one simple routine at a time");
-      for (const [title, href] of [["Skin quiz", "/quiz"], ["Makeup prep quiz", "/makeup"], ["Cakey makeup quiz", "/cakey-makeup"], ["Crease quiz", "/crease-crisis"]]) {
+      for (const [title, href] of [
+        ["Skin quiz", "/quiz"],
+        ["Makeup prep quiz", "/makeup"],
+        ["Cakey makeup quiz", "/cakey-makeup"],
+        ["Crease quiz", "/crease-crisis"],
+      ]) {
         await expect(page.getByRole("link", { name: new RegExp(`^\\d min ${title}`) })).toHaveAttribute("href", href);
       }
       for (const claim of ["Rated 4.7 by our members", "10,000+ women coached", "Dermatologist approved", "1,000+ learners"]) {
@@ -42,7 +58,18 @@ test.describe("partnerships page", () => {
   test("has every section the issue lists, with the booking link from site settings", async ({ page }) => {
     await page.goto("/partnerships");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Turn every product you sell into a routine your customers keep");
-    for (const title of ["Low Engagement", "Single Purchase", "Limited AOV", "Routine Builder", "Video Education", "Smart Upsells", "Buy Product", "Unlock Experience", "Get Personalized Routine", "Engage & Repurchase"]) {
+    for (const title of [
+      "Low Engagement",
+      "Single Purchase",
+      "Limited AOV",
+      "Routine Builder",
+      "Video Education",
+      "Smart Upsells",
+      "Buy Product",
+      "Unlock Experience",
+      "Get Personalized Routine",
+      "Engage & Repurchase",
+    ]) {
       await expect(page.getByRole("heading", { name: title, exact: true })).toBeVisible();
     }
     await expect(page.getByRole("img", { name: /Demo of the coach app/ })).toBeVisible();
@@ -99,7 +126,20 @@ test.describe("legal pages", () => {
 });
 
 test.describe("meta tags", () => {
-  const PAGES = ["/", "/app", "/partnerships", "/privacy-policy", "/terms-of-service", "/quiz", "/crease-crisis", "/login", "/registration", "/email-instructions", "/home", "/app-prototype"];
+  const PAGES = [
+    "/",
+    "/app",
+    "/partnerships",
+    "/privacy-policy",
+    "/terms-of-service",
+    "/quiz",
+    "/crease-crisis",
+    "/login",
+    "/registration",
+    "/email-instructions",
+    "/home",
+    "/app-prototype",
+  ];
   test("every page has a title, a description, Open Graph tags and a canonical URL", async ({ page, baseURL }, testInfo) => {
     test.skip(testInfo.project.name !== "desktop", "markup only: one project is enough");
     for (const path of PAGES) {
@@ -125,10 +165,18 @@ test.describe("meta tags", () => {
 test.describe("first-party analytics", () => {
   test("UTM parameters and the referrer of the first landing are stored once; answers join the same visitor", async ({ page, context }) => {
     const campaign = `spring-${crypto.randomUUID()}`;
-    await page.goto(`/crease-crisis?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`, { referer: "https://news.example.com/issue/12?token=secret" });
+    await page.goto(`/crease-crisis?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`, {
+      referer: "https://news.example.com/issue/12?token=secret",
+    });
     const visitor = await visitorId(context);
     const row = await visitorByCampaign(campaign);
-    expect(row).toMatchObject({ id: visitor, landingPath: "/crease-crisis", utmSource: "newsletter", utmMedium: "email", referrer: "https://news.example.com/issue/12" });
+    expect(row).toMatchObject({
+      id: visitor,
+      landingPath: "/crease-crisis",
+      utmSource: "newsletter",
+      utmMedium: "email",
+      referrer: "https://news.example.com/issue/12",
+    });
 
     // A later landing with other tags does not overwrite the first touch.
     await page.goto("/?utm_source=other&utm_campaign=later");
@@ -138,7 +186,9 @@ test.describe("first-party analytics", () => {
     await page.goto("/crease-crisis");
     await page.getByRole("button", { name: "By lunchtime", exact: true }).click();
     await expect(page).toHaveURL("/crease-crisis/2");
-    await expect.poll(async () => (await eventsFor(visitor)).map((e) => `${e.name}:${e.step}`)).toEqual(expect.arrayContaining(["funnel_viewed:1", "step_answered:1"]));
+    await expect
+      .poll(async () => (await eventsFor(visitor)).map((e) => `${e.name}:${e.step}`))
+      .toEqual(expect.arrayContaining(["funnel_viewed:1", "step_answered:1"]));
     const answered = (await eventsFor(visitor)).find((e) => e.name === "step_answered")!;
     expect(Object.keys(JSON.parse(answered.props).answers)).toHaveLength(1);
   });
@@ -184,8 +234,18 @@ test.describe("admin dashboard", () => {
       ...v.slice(0, 4).map((visitorId) => ({ visitorId, name: "step_answered", funnel, step: "1", at: ago(2, 1) })),
       ...v.slice(0, 3).map((visitorId) => ({ visitorId, name: "step_answered", funnel, step: "2", at: ago(2, 1) })),
       ...v.slice(0, 3).map((visitorId) => ({ visitorId, name: "funnel_completed", funnel, step: "7", at: ago(2, 2) })),
-      ...v.slice(0, 2).map((visitorId) => ({ visitorId, name: "initiate_checkout", props: { offer: "crease-free", plan: "lifetime", price: 29.99, currency: "USD" }, at: ago(2, 3) })),
-      { visitorId: v[0], name: "purchase", props: { offer: "crease-free", plan: "lifetime", tier: "single_payment", price: 29.99, currency: "USD", eventId: "e1" }, at: ago(2, 4) },
+      ...v.slice(0, 2).map((visitorId) => ({
+        visitorId,
+        name: "initiate_checkout",
+        props: { offer: "crease-free", plan: "lifetime", price: 29.99, currency: "USD" },
+        at: ago(2, 3),
+      })),
+      {
+        visitorId: v[0],
+        name: "purchase",
+        props: { offer: "crease-free", plan: "lifetime", tier: "single_payment", price: 29.99, currency: "USD", eventId: "e1" },
+        at: ago(2, 4),
+      },
       // Older buyers from the same funnel, for retention (outside the 7 and 30 day windows).
       ...[buyer, lapsed].flatMap((userId) => {
         const visitorId = crypto.randomUUID();
@@ -195,10 +255,14 @@ test.describe("admin dashboard", () => {
         ];
       }),
     ]);
-    const day = (n: number) => ago(40 - (n - 1)).toISOString().slice(0, 10);
+    const day = (n: number) =>
+      ago(40 - (n - 1))
+        .toISOString()
+        .slice(0, 10);
     await seedCompletion(buyer, day(3));
     await seedCompletion(buyer, day(25));
-    for (const tier of ["monthly", "monthly", "annual"] as const) await seedSubscriptionAt(await seedUser(uniqueEmail("sub")), tier, new Date(at.getTime() + 20 * DAY_MS));
+    for (const tier of ["monthly", "monthly", "annual"] as const)
+      await seedSubscriptionAt(await seedUser(uniqueEmail("sub")), tier, new Date(at.getTime() + 20 * DAY_MS));
     await seedSubscriptionAt(await seedUser(uniqueEmail("ended")), "monthly", ago(1));
 
     await page.goto("/admin");
@@ -244,8 +308,20 @@ test.describe("admin dashboard", () => {
     const buyerVisitor = crypto.randomUUID();
     await seedVisitor(buyerVisitor, { utmSource: "newsletter", landingPath: "/crease-crisis" });
     await seedEvents([
-      { visitorId: buyerVisitor, name: "funnel_completed", funnel: "crease-crisis", props: { answers: { when: "lunch", where: "eyes", feel: "self-conscious" } }, at: new Date(Date.now() - 3 * DAY_MS) },
-      { visitorId: buyerVisitor, name: "purchase", userId: member, props: { offer: "crease-free", price: 29.99, currency: "USD" }, at: new Date(Date.now() - 3 * DAY_MS + 60_000) },
+      {
+        visitorId: buyerVisitor,
+        name: "funnel_completed",
+        funnel: "crease-crisis",
+        props: { answers: { when: "lunch", where: "eyes", feel: "self-conscious" } },
+        at: new Date(Date.now() - 3 * DAY_MS),
+      },
+      {
+        visitorId: buyerVisitor,
+        name: "purchase",
+        userId: member,
+        props: { offer: "crease-free", price: 29.99, currency: "USD" },
+        at: new Date(Date.now() - 3 * DAY_MS + 60_000),
+      },
     ]);
 
     await page.goto("/admin");

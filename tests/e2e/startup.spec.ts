@@ -60,7 +60,11 @@ test.describe("start-up configuration", () => {
     const version = system.stdout?.trim();
     test.skip(!version || nodeVersionProblem(version) === null, "no unsupported Node.js at /usr/bin/node");
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-startup-"));
-    const result = spawnSync("/usr/bin/node", ["scripts/start.mjs"], { env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir, PORT: String(PORT) }, encoding: "utf8", timeout: 20_000 });
+    const result = spawnSync("/usr/bin/node", ["scripts/start.mjs"], {
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir, PORT: String(PORT) },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(result.status).toBe(1);
     expect(`${result.stdout}${result.stderr}`).toContain(`Glow Coach needs Node.js 22.12 or newer (24 recommended, see .nvmrc); this is Node.js ${version}.`);
   });
@@ -81,7 +85,11 @@ test.describe("start-up configuration", () => {
 
   test.describe("production refuses to run open", () => {
     for (const [name, env, message] of [
-      ["no Stripe key (the test checkout would hand out plans)", { ...PRODUCTION, STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined }, "STRIPE_SECRET_KEY: required in production"],
+      [
+        "no Stripe key (the test checkout would hand out plans)",
+        { ...PRODUCTION, STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined },
+        "STRIPE_SECRET_KEY: required in production",
+      ],
       ["no webhook secret", { ...PRODUCTION, STRIPE_WEBHOOK_SECRET: undefined }, "STRIPE_WEBHOOK_SECRET: required in production"],
       ["no SMTP_URL (sign-in links would go to the log)", { ...PRODUCTION, SMTP_URL: undefined }, "SMTP_URL: required in production"],
       ["the dev mailbox switched on", { ...PRODUCTION, MAILBOX_UI: "1" }, "MAILBOX_UI: not allowed in production"],
@@ -104,7 +112,18 @@ test.describe("start-up configuration", () => {
   test("PAYMENTS=off starts without Stripe and hides the buy buttons", async ({ request }) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-payments-off-"));
     const server = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: { ...process.env, ...PRODUCTION, STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "", PAYMENTS: "off", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, TEST_CLOCK: "", ADMIN_EMAILS: "" },
+      env: {
+        ...process.env,
+        ...PRODUCTION,
+        STRIPE_SECRET_KEY: "",
+        STRIPE_WEBHOOK_SECRET: "",
+        PAYMENTS: "off",
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        TEST_CLOCK: "",
+        ADMIN_EMAILS: "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

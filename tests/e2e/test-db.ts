@@ -30,7 +30,10 @@ function sqlite(file: string, text: string, params: unknown[], write: boolean): 
     const statement = db.prepare(text);
     const values = params.map(sqliteParam);
     if (write && !statement.reader) return statement.run(...values).changes;
-    const booleans = statement.columns().filter((c) => c.type?.toUpperCase() === "BOOLEAN").map((c) => c.name);
+    const booleans = statement
+      .columns()
+      .filter((c) => c.type?.toUpperCase() === "BOOLEAN")
+      .map((c) => c.name);
     const rows = statement.all(...values) as Row[];
     for (const row of rows) for (const name of booleans) if (row[name] !== null) row[name] = row[name] === 1;
     return rows;

@@ -31,10 +31,30 @@ async function seedMembers(count: number): Promise<{ userId: string; cookie: str
     const today = now.toISOString().slice(0, 10);
     const insert = db.transaction((userId: string, sessionId: string, i: number) => {
       // Verified members whose day is held (they did today's steps, so the day's zone is fixed).
-      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`).run(userId, `workers-${i}-${userId.slice(0, 8)}@glowcoach.test`, "user", "UTC", stored(now), stored(now), today);
-      db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(sessionId, userId, stored(new Date(now.getTime() + 30 * 86_400_000)), stored(now));
+      db.prepare(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","lastActedOn") VALUES (?,?,?,?,?,?,?)`).run(
+        userId,
+        `workers-${i}-${userId.slice(0, 8)}@glowcoach.test`,
+        "user",
+        "UTC",
+        stored(now),
+        stored(now),
+        today,
+      );
+      db.prepare(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`).run(
+        sessionId,
+        userId,
+        stored(new Date(now.getTime() + 30 * 86_400_000)),
+        stored(now),
+      );
       grantPlan(db, userId, PLAN, { at: now });
-      for (let step = 1; step <= 6; step++) db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`).run(userId, PLAN, today, step, stored(now));
+      for (let step = 1; step <= 6; step++)
+        db.prepare(`INSERT INTO "PlanStepCompletion" ("userId","planId","date","step","createdAt") VALUES (?,?,?,?,?)`).run(
+          userId,
+          PLAN,
+          today,
+          step,
+          stored(now),
+        );
     });
     for (let i = 0; i < count; i++) {
       const userId = crypto.randomUUID();
@@ -63,7 +83,16 @@ test("two workers answer on one port, and SIGTERM drains them without losing or 
   test.setTimeout(180_000);
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   const server = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, APP_ENV: "local", SESSION_SECRET, REQUEST_LIMIT_PER_MINUTE: "100000", WEB_CONCURRENCY: "2" },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR,
+      APP_ENV: "local",
+      SESSION_SECRET,
+      REQUEST_LIMIT_PER_MINUTE: "100000",
+      WEB_CONCURRENCY: "2",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -112,7 +141,10 @@ test("two workers answer on one port, and SIGTERM drains them without losing or 
       const finished = new Set((db.prepare(`SELECT "userId" FROM "PlanCompletion" WHERE "planId" = ?`).all(PLAN) as { userId: string }[]).map((r) => r.userId));
       // Each acknowledged finish is stored, and nothing was stored without its answer.
       expect([...finished].sort()).toEqual(answered.map((o) => o.userId).sort());
-      testInfo.annotations.push({ type: "drain", description: `${answered.length} of ${MEMBERS} answered (${answered.filter((o) => o.afterSignal).length} after SIGTERM), ${MEMBERS - answered.length} refused` });
+      testInfo.annotations.push({
+        type: "drain",
+        description: `${answered.length} of ${MEMBERS} answered (${answered.filter((o) => o.afterSignal).length} after SIGTERM), ${MEMBERS - answered.length} refused`,
+      });
     } finally {
       db.close();
     }

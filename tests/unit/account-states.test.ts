@@ -50,7 +50,13 @@ describe("account states (pure rules)", () => {
   });
 
   it("verified → verified: a later sign-in keeps the password and sessions; a registration's password no longer applies", () => {
-    const later = verifiedSignIn({ state: "verified", email: "a@example.com", storedRole: "user", adminEmails: ADMINS, confirmedRegistration: { passwordHash: "x", name: "Eve" } });
+    const later = verifiedSignIn({
+      state: "verified",
+      email: "a@example.com",
+      storedRole: "user",
+      adminEmails: ADMINS,
+      confirmedRegistration: { passwordHash: "x", name: "Eve" },
+    });
     expect(later).toEqual({ firstVerification: false, endOtherSessions: false, passwordHash: undefined, name: undefined, role: "user" });
   });
 

@@ -9,7 +9,14 @@ function ev(visitorId: string, name: string, when: Date, extra: Partial<EventRow
 }
 
 const FUNNELS: FunnelInfo[] = [
-  { id: "skin", title: "Skin Quiz", steps: [{ id: "1", label: "Skin type" }, { id: "2", label: "Concerns" }] },
+  {
+    id: "skin",
+    title: "Skin Quiz",
+    steps: [
+      { id: "1", label: "Skin type" },
+      { id: "2", label: "Concerns" },
+    ],
+  },
   { id: "crease", title: "Crease Quiz", steps: [{ id: "q1", label: "Where" }] },
 ];
 
@@ -80,7 +87,9 @@ describe("revenueByOffer", () => {
     ]);
   });
   it("ignores purchases before the window and non-numeric prices", () => {
-    expect(revenueByOffer([ev("x", "purchase", at(0), { props: { offer: "o", price: "lots" } })], at(-1))).toEqual([{ offer: "o", currency: "USD", purchases: 1, amount: 0 }]);
+    expect(revenueByOffer([ev("x", "purchase", at(0), { props: { offer: "o", price: "lots" } })], at(-1))).toEqual([
+      { offer: "o", currency: "USD", purchases: 1, amount: 0 },
+    ]);
     expect(revenueByOffer(LOG, at(5))).toEqual([]);
   });
 });

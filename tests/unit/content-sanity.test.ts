@@ -43,7 +43,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  for (const key of ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET", "SANITY_PREVIEW_SECRET"]) delete process.env[key];
+  for (const key of ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET", "SANITY_PREVIEW_SECRET"])
+    delete process.env[key];
 });
 beforeEach(() => {
   errors.length = 0;
@@ -55,7 +56,11 @@ beforeEach(() => {
 async function signedWebhook(body: object, secret = WEBHOOK_SECRET): Promise<Request> {
   const text = JSON.stringify(body);
   const signature = await encodeSignatureHeader(text, Date.now(), secret);
-  return new Request("http://app.test/webhooks/sanity", { method: "POST", body: text, headers: { "Content-Type": "application/json", [SIGNATURE_HEADER_NAME]: signature } });
+  return new Request("http://app.test/webhooks/sanity", {
+    method: "POST",
+    body: text,
+    headers: { "Content-Type": "application/json", [SIGNATURE_HEADER_NAME]: signature },
+  });
 }
 
 const edit = (id: string, change: (doc: Record<string, any>) => void) => {
@@ -136,7 +141,8 @@ describe("content from Sanity", () => {
     expect(cookie).toMatch(/^gc_preview=\d+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600/);
     const cookieHeader = cookie.split(";")[0];
 
-    const inPreview = <T>(header: string | undefined, read: () => Promise<T>) => new Promise<T>((resolve, reject) => preview.withContentPreview(header, () => void read().then(resolve, reject)));
+    const inPreview = <T>(header: string | undefined, read: () => Promise<T>) =>
+      new Promise<T>((resolve, reject) => preview.withContentPreview(header, () => void read().then(resolve, reject)));
     expect((await inPreview(cookieHeader, landing)).headline).toBe("Draft headline");
     expect(fake.requests.at(-1)).toMatchObject({ perspective: "drafts" });
     expect((await landing()).headline).toBe(published);

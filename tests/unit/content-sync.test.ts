@@ -100,7 +100,9 @@ describe("content:push and content:pull", () => {
     expect(report.changedFiles.sort()).toEqual(["content/insights.ndjson", "content/site.ndjson"]);
     expect(report.removedFiles).toEqual(["funnels/app-goal.json"]);
     const after = snapshot(root);
-    expect(after["content/site.ndjson"]).toBe(before["content/site.ndjson"].replace("Skin you feel good in, one simple routine at a time", "Calm skin, one step at a time"));
+    expect(after["content/site.ndjson"]).toBe(
+      before["content/site.ndjson"].replace("Skin you feel good in, one simple routine at a time", "Calm skin, one step at a time"),
+    );
     expect(after["content/insights.ndjson"]).toBe(
       `${before["content/insights.ndjson"]}{"_id": "insight-new", "_type": "insight", "title": "New", "summary": "S", "body": ["B"], "highlights": []}\n`,
     );

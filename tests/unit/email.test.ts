@@ -182,13 +182,22 @@ describe("end-to-end mail helpers", () => {
 describe("reminderEmail", () => {
   it("names the plan and the streak, escapes what it shows, and has text and HTML parts", async () => {
     const { reminderEmail } = await import("~/email/templates.server");
-    const mail = reminderEmail({ planName: "<b>Glow</b> & Go", streak: 4, routineLink: "https://glowcoach.app/reminders/open?plan=x&sig=y", unsubscribeLink: "https://glowcoach.app/reminders/unsubscribe?token=a.b", brandName: "Glow Coach" });
+    const mail = reminderEmail({
+      planName: "<b>Glow</b> & Go",
+      streak: 4,
+      routineLink: "https://glowcoach.app/reminders/open?plan=x&sig=y",
+      unsubscribeLink: "https://glowcoach.app/reminders/unsubscribe?token=a.b",
+      brandName: "Glow Coach",
+    });
     expect(mail.subject).toBe("Keep your 4-day streak going");
     expect(mail.html).toContain("&lt;b&gt;Glow&lt;/b&gt; &amp; Go");
     expect(mail.html).not.toContain("<b>Glow</b>");
     expect(mail.html).toContain('href="https://glowcoach.app/reminders/open?plan=x&amp;sig=y"');
     expect(mail.text).toContain("Open Today's Routine:\nhttps://glowcoach.app/reminders/open?plan=x&sig=y");
     expect(mail.text).toContain("Turn off reminders:\nhttps://glowcoach.app/reminders/unsubscribe?token=a.b");
-    expect(reminderEmail({ planName: "Makeup Prep", streak: 0, routineLink: "https://x.test/r", unsubscribeLink: "https://x.test/u", brandName: "Glow Coach" }).subject).toBe("Your Makeup Prep routine is waiting");
+    expect(
+      reminderEmail({ planName: "Makeup Prep", streak: 0, routineLink: "https://x.test/r", unsubscribeLink: "https://x.test/u", brandName: "Glow Coach" })
+        .subject,
+    ).toBe("Your Makeup Prep routine is waiting");
   });
 });

@@ -41,7 +41,14 @@ function view(docs: FakeDocument[], perspective: string): FakeDocument[] {
 }
 
 export async function startFakeSanity(
-  options: { documents?: FakeDocument[]; port?: number; projectId?: string; dataset?: string; token?: string; files?: Record<string, { type: string; body: Buffer }> } = {},
+  options: {
+    documents?: FakeDocument[];
+    port?: number;
+    projectId?: string;
+    dataset?: string;
+    token?: string;
+    files?: Record<string, { type: string; body: Buffer }>;
+  } = {},
 ): Promise<FakeSanity> {
   const projectId = options.projectId ?? "fakeproject";
   const dataset = options.dataset ?? "production";
@@ -66,7 +73,12 @@ export async function startFakeSanity(
       const url = new URL(req.url ?? "/", "http://localhost");
       const file = url.pathname.startsWith("/files/") ? options.files?.[url.pathname.slice("/files/".length)] : undefined;
       if (file && (req.method === "GET" || req.method === "HEAD")) {
-        res.writeHead(200, { "Content-Type": file.type, "Content-Length": String(file.body.length), "Access-Control-Allow-Origin": "*", "Accept-Ranges": "none" });
+        res.writeHead(200, {
+          "Content-Type": file.type,
+          "Content-Length": String(file.body.length),
+          "Access-Control-Allow-Origin": "*",
+          "Accept-Ranges": "none",
+        });
         res.end(req.method === "HEAD" ? undefined : file.body);
         return;
       }

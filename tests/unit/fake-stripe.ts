@@ -32,10 +32,29 @@ export type FakeStripe = {
   customers: Map<string, { id: string; object: "customer"; email: string }>;
   portalRequests: Record<string, string>[];
   /** Subscriptions the test has "created" at Stripe (retrieved by the app for a plan switch). */
-  subscriptions: Map<string, { id: string; object: "subscription"; customer: string; items: { object: "list"; data: { id: string; price: Record<string, unknown> }[] } }>;
+  subscriptions: Map<
+    string,
+    { id: string; object: "subscription"; customer: string; items: { object: "list"; data: { id: string; price: Record<string, unknown> }[] } }
+  >;
   products: Map<string, { id: string; object: "product"; name: string; metadata: Record<string, string> }>;
-  prices: Map<string, { id: string; object: "price"; product: string; unit_amount: number; currency: string; lookup_key: string | null; active: boolean; recurring: { interval: string } | null; metadata: Record<string, string> }>;
-  portalConfigurations: Map<string, { id: string; object: "billing_portal.configuration"; active: boolean; metadata: Record<string, string>; fields: Record<string, string> }>;
+  prices: Map<
+    string,
+    {
+      id: string;
+      object: "price";
+      product: string;
+      unit_amount: number;
+      currency: string;
+      lookup_key: string | null;
+      active: boolean;
+      recurring: { interval: string } | null;
+      metadata: Record<string, string>;
+    }
+  >;
+  portalConfigurations: Map<
+    string,
+    { id: string; object: "billing_portal.configuration"; active: boolean; metadata: Record<string, string>; fields: Record<string, string> }
+  >;
   /** Make the next checkout creation fail with a Stripe error. */
   failNextCheckout: boolean;
   close(): Promise<void>;
@@ -72,7 +91,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${++counter}` });
       res.end(JSON.stringify(body));
     };
-    if (req.headers.authorization !== "Bearer sk_test_fake") return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
+    if (req.headers.authorization !== "Bearer sk_test_fake")
+      return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
     const url = new URL(req.url ?? "/", "http://localhost");
     if (req.method === "POST" && url.pathname === "/v1/checkout/sessions") {
       fake.checkoutRequests.push(fields);
@@ -157,7 +177,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (req.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
       fake.portalRequests.push(fields);
-      return send(200, { id: `bps_${++counter}`, object: "billing_portal.session", url: `https://billing.stripe.com/p/session/${counter}`, customer: fields.customer, return_url: fields.return_url });
+      return send(200, {
+        id: `bps_${++counter}`,
+        object: "billing_portal.session",
+        url: `https://billing.stripe.com/p/session/${counter}`,
+        customer: fields.customer,
+        return_url: fields.return_url,
+      });
     }
     send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
   });

@@ -7,7 +7,14 @@ function post(body: BodyInit, headers: Record<string, string> = { "Content-Type"
 
 describe("reading a form body", () => {
   it("returns the fields in order, repeated ones included", async () => {
-    expect(await readFormEntries(post("a=1&b=2&a=3"))).toEqual({ ok: true, entries: [["a", "1"], ["b", "2"], ["a", "3"]] });
+    expect(await readFormEntries(post("a=1&b=2&a=3"))).toEqual({
+      ok: true,
+      entries: [
+        ["a", "1"],
+        ["b", "2"],
+        ["a", "3"],
+      ],
+    });
   });
 
   it("refuses a body over 64 KB without reading it all", async () => {

@@ -145,14 +145,33 @@ describe("checking what a step's form sent", () => {
   });
 
   it("accepts several options for the multi-choice step", () => {
-    expect(submitStep(question("2"), [["mainConcern", "acne"], ["mainConcern", "redness"]])).toEqual({ ok: true, answers: { mainConcern: ["acne", "redness"] } });
+    expect(
+      submitStep(question("2"), [
+        ["mainConcern", "acne"],
+        ["mainConcern", "redness"],
+      ]),
+    ).toEqual({ ok: true, answers: { mainConcern: ["acne", "redness"] } });
   });
 
   it.each([
     ["nothing chosen", [], "Please choose an answer to continue."],
     ["an unknown option", [["skinType", "shiny"]], '"shiny" is not one of the options.'],
-    ["two values for a single choice", [["skinType", "oily"], ["skinType", "dry"]], "Please choose only one answer."],
-    ["a field the step does not ask", [["skinType", "oily"], ["email", "x@example.com"]], 'This step does not ask for "email".'],
+    [
+      "two values for a single choice",
+      [
+        ["skinType", "oily"],
+        ["skinType", "dry"],
+      ],
+      "Please choose only one answer.",
+    ],
+    [
+      "a field the step does not ask",
+      [
+        ["skinType", "oily"],
+        ["email", "x@example.com"],
+      ],
+      'This step does not ask for "email".',
+    ],
     ["an unknown intent", [["intent", "finish"]], '"finish" is not something this step can do.'],
     ["a skip on a step that cannot be skipped", [["intent", "skip"]], '"skip" is not something this step can do.'],
   ] as const)("refuses %s", (_name, entries, error) => {
@@ -161,7 +180,12 @@ describe("checking what a step's form sent", () => {
 
   it("refuses an empty or repeated multi-choice answer", () => {
     expect(submitStep(question("2"), [])).toEqual({ ok: false, error: "Please choose at least one option to continue." });
-    expect(submitStep(question("2"), [["mainConcern", "acne"], ["mainConcern", "acne"]])).toEqual({ ok: false, error: "Each option can only be chosen once." });
+    expect(
+      submitStep(question("2"), [
+        ["mainConcern", "acne"],
+        ["mainConcern", "acne"],
+      ]),
+    ).toEqual({ ok: false, error: "Each option can only be chosen once." });
   });
 });
 
@@ -195,21 +219,41 @@ describe("exclusive and skippable multi-choice questions", () => {
   });
 
   it("refuses 'none' together with other choices", () => {
-    expect(submitStep(ownedStep, [["ownedProducts", "none"], ["ownedProducts", "primer"]])).toEqual({ ok: false, error: '"None of these" can\'t be combined with other choices.' });
+    expect(
+      submitStep(ownedStep, [
+        ["ownedProducts", "none"],
+        ["ownedProducts", "primer"],
+      ]),
+    ).toEqual({ ok: false, error: '"None of these" can\'t be combined with other choices.' });
   });
 
   it("'Skip this step' saves an empty list, which counts as answered", () => {
     const skipped = submitStep(ownedStep, [["intent", "skip"]]);
     expect(skipped).toEqual({ ok: true, answers: { ownedProducts: [] } });
     expect(canContinue(ownedStep, { ownedProducts: [] })).toBe(true);
-    expect(submitStep(ownedStep, [["intent", "skip"], ["ownedProducts", "primer"]])).toEqual({ ok: false, error: "Choose options or skip this step, not both." });
+    expect(
+      submitStep(ownedStep, [
+        ["intent", "skip"],
+        ["ownedProducts", "primer"],
+      ]),
+    ).toEqual({ ok: false, error: "Choose options or skip this step, not both." });
   });
 });
 
 describe("skin result rules", () => {
   const result = step("14") as StepOfType<"result">;
   const skinTypes = ["normal", "oily", "dry", "combination", "sensitive", "not-sure"];
-  const concernSets = [["acne"], ["redness"], ["uneven-tone"], ["dark-spots"], ["large-pores"], ["fine-lines"], ["redness", "acne"], ["dark-spots", "uneven-tone"], ["large-pores", "fine-lines"]];
+  const concernSets = [
+    ["acne"],
+    ["redness"],
+    ["uneven-tone"],
+    ["dark-spots"],
+    ["large-pores"],
+    ["fine-lines"],
+    ["redness", "acne"],
+    ["dark-spots", "uneven-tone"],
+    ["large-pores", "fine-lines"],
+  ];
 
   /** The rules as the product decided them: concerns first (acne, redness, dark spots, uneven), then dry or oily skin. */
   function expected(skinType: string, concerns: string[]): string {
@@ -240,20 +284,35 @@ describe("skin result rules", () => {
 describe("words on screen", () => {
   it("fills {field} placeholders with the options' short wording", () => {
     const answers: Answers = { skinType: "not-sure", timeWillingness: "5-10", mainConcern: ["acne", "redness", "dark-spots"] };
-    expect(fillTemplate("Built for {skinType}, in {timeWillingness} a day.", skin, answers)).toBe("Built for skin you're still getting to know, in 5-10 minutes a day.");
+    expect(fillTemplate("Built for {skinType}, in {timeWillingness} a day.", skin, answers)).toBe(
+      "Built for skin you're still getting to know, in 5-10 minutes a day.",
+    );
     expect(fillTemplate("Focus: {mainConcern}.", skin, answers)).toBe("Focus: breakouts, redness and dark spots.");
     expect(fillTemplate("No answer: {environment}.", skin, answers)).toBe("No answer: .");
   });
 
   it("puts the chosen option in a 'Continue with {choice}' label", () => {
-    const goal = { continueLabel: "Continue with {choice}", questions: [{ field: "goal", select: "one" as const, options: [{ value: "crease-crisis", label: "Crease Crisis" }, { value: "everyday", label: "Everyday Makeup" }] }] };
+    const goal = {
+      continueLabel: "Continue with {choice}",
+      questions: [
+        {
+          field: "goal",
+          select: "one" as const,
+          options: [
+            { value: "crease-crisis", label: "Crease Crisis" },
+            { value: "everyday", label: "Everyday Makeup" },
+          ],
+        },
+      ],
+    };
     expect(continueLabel(goal, { goal: "crease-crisis" })).toBe("Continue with Crease Crisis");
     expect(continueLabel(goal, {})).toBe("Continue");
   });
 
   it("drops answers the funnel no longer asks or options it no longer has", () => {
-    expect(sanitizeAnswers(skin, { skinType: "dry", mainConcern: ["acne", "acne"], hairType: "curly", urgency: "yesterday", stressSleep: ["often"] })).toEqual({ skinType: "dry", mainConcern: ["acne"] });
+    expect(sanitizeAnswers(skin, { skinType: "dry", mainConcern: ["acne", "acne"], hairType: "curly", urgency: "yesterday", stressSleep: ["often"] })).toEqual({
+      skinType: "dry",
+      mainConcern: ["acne"],
+    });
   });
 });
-
-

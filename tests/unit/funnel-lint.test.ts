@@ -100,7 +100,9 @@ describe("funnel linter", () => {
   });
 
   it("accepts a loop that has a way out", () => {
-    expect(errorsAfter((d) => (d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { step: "12" } }, { to: { step: "14" } }]))).toEqual([]);
+    expect(
+      errorsAfter((d) => (d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { step: "12" } }, { to: { step: "14" } }])),
+    ).toEqual([]);
   });
 
   describe("result rules", () => {
@@ -123,7 +125,13 @@ describe("funnel linter", () => {
       const errors = errorsAfter((d) => {
         const rules = d.steps[14].pick.rules;
         rules[0].when[0].anyOf = ["acne", "redness"];
-        rules.splice(2, 0, { when: [{ field: "skinType", anyOf: ["dry"] }, { field: "mainConcern", anyOf: ["acne"] }], insight: { _ref: "insight-skin-dry" } });
+        rules.splice(2, 0, {
+          when: [
+            { field: "skinType", anyOf: ["dry"] },
+            { field: "mainConcern", anyOf: ["acne"] },
+          ],
+          insight: { _ref: "insight-skin-dry" },
+        });
       });
       expect(errors).toEqual([
         "funnels/skin.json: 14: pick.rules.1 is never used: whenever it matches, pick.rules.0 matches first",

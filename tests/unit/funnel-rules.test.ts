@@ -47,7 +47,12 @@ describe("makeup prep quiz", () => {
   function expected({ skinType, biggestFrustration: f }: Record<string, string>): string {
     if (skinType === "dry" && (f === "patchy" || f === "textured")) return "insight-makeup-dry-base";
     if ((skinType === "oily" || skinType === "combination") && (f === "short-lasting" || f === "creasing")) return "insight-makeup-oil-control";
-    return { creasing: "insight-makeup-creasing", textured: "insight-makeup-texture", patchy: "insight-makeup-patchy", "short-lasting": "insight-makeup-longevity" }[f]!;
+    return {
+      creasing: "insight-makeup-creasing",
+      textured: "insight-makeup-texture",
+      patchy: "insight-makeup-patchy",
+      "short-lasting": "insight-makeup-longevity",
+    }[f]!;
   }
 
   const cases = combinations(makeup, ["skinType", "biggestFrustration"]);
@@ -60,7 +65,16 @@ describe("makeup prep quiz", () => {
     const intro = stepOf<"intro">(makeup, "0");
     expect([intro.headline, intro.buttonLabel]).toEqual(["Tired of Cakey, Patchy Foundation?", "Fix My Makeup Routine"]);
     const questions = makeup.steps.filter((s): s is StepOfType<"question"> => s.type === "question");
-    expect(questions.map((s) => s.label)).toEqual(["Step 1 of 8", "Step 2 of 8", "Step 3 of 8", "Step 4 of 8", "Step 5 of 8", "Step 6 of 8", "Final Question", "Get My Results"]);
+    expect(questions.map((s) => s.label)).toEqual([
+      "Step 1 of 8",
+      "Step 2 of 8",
+      "Step 3 of 8",
+      "Step 4 of 8",
+      "Step 5 of 8",
+      "Step 6 of 8",
+      "Final Question",
+      "Get My Results",
+    ]);
     expect(questions.map((s) => s.progress)).toEqual([12.5, 25, 37.5, 50, 62.5, 75, 87.5, 100]);
     expect(questions.map((s) => s.layout)).toEqual(Array(8).fill("list"));
     expect(stepOf<"analysing">(makeup, "9").durationMs).toBe(3000);
@@ -95,7 +109,11 @@ describe("cakey makeup quiz", () => {
   });
 
   it("asks the makeup quiz's own longevity, concern and goal questions at steps 6-8", () => {
-    for (const [cakeyStep, makeupStep] of [["6", "6"], ["7", "7"], ["8", "8"]]) {
+    for (const [cakeyStep, makeupStep] of [
+      ["6", "6"],
+      ["7", "7"],
+      ["8", "8"],
+    ]) {
       expect(stepOf<"question">(cakey, cakeyStep).questions).toEqual(stepOf<"question">(makeup, makeupStep).questions);
     }
   });

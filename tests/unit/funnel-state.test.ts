@@ -17,7 +17,7 @@ describe("answers cookie", () => {
     expect(setCookie).toMatch(/^gc_funnel_skin=/);
     expect(setCookie).toContain("HttpOnly");
     expect(setCookie).toContain("SameSite=Lax");
-    const state = await readFunnelState((cookiePair(setCookie)), skin);
+    const state = await readFunnelState(cookiePair(setCookie), skin);
     expect(state.answers).toEqual({ skinType: "dry", mainConcern: ["acne"] });
   });
 
@@ -26,19 +26,19 @@ describe("answers cookie", () => {
     const [name, value] = cookiePair(await writeFunnelState(skin, { answers: { skinType: "dry" } })).split("=");
     const forged = Buffer.from(JSON.stringify({ answers: { skinType: "oily" } })).toString("base64");
     const tampered = `${name}=${encodeURIComponent(forged)}.${value.split(".")[1]}`;
-    expect((await readFunnelState((tampered), skin)).answers).toEqual({});
+    expect((await readFunnelState(tampered, skin)).answers).toEqual({});
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('tampered answers cookie for "skin"'));
   });
 
   it("treats garbage as no answers", async () => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     for (const junk of ["gc_funnel_skin=", "gc_funnel_skin=%%%", "gc_funnel_skin=abc.def", "gc_funnel_skin=\u00ff"]) {
-      expect((await readFunnelState((junk), skin)).answers).toEqual({});
+      expect((await readFunnelState(junk, skin)).answers).toEqual({});
     }
   });
 
   it("drops answers to questions the funnel no longer has", async () => {
     const setCookie = await writeFunnelState(skin, { answers: { skinType: "dry", retired: "x", urgency: "someday" } });
-    expect((await readFunnelState((cookiePair(setCookie)), skin)).answers).toEqual({ skinType: "dry" });
+    expect((await readFunnelState(cookiePair(setCookie), skin)).answers).toEqual({ skinType: "dry" });
   });
 });

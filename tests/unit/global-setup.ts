@@ -43,6 +43,9 @@ export default async function setup() {
     const copies = Array.from({ length: POSTGRES_WORKERS }, (_, i) => `${name}_worker_${i + 1}`);
     const admin = new URL(url);
     admin.pathname = "/postgres";
-    await run(admin.toString(), copies.flatMap((copy) => [`DROP DATABASE IF EXISTS "${copy}"`, `CREATE DATABASE "${copy}" TEMPLATE "${name}"`]));
+    await run(
+      admin.toString(),
+      copies.flatMap((copy) => [`DROP DATABASE IF EXISTS "${copy}"`, `CREATE DATABASE "${copy}" TEMPLATE "${name}"`]),
+    );
   }
 }

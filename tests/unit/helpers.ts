@@ -9,7 +9,11 @@ export function embeddedDataset(): Document[] {
 }
 
 export function sharedQuestions(): Map<string, unknown> {
-  return new Map(embeddedDataset().filter((d) => d._type === "question").map((d) => [d._id, d]));
+  return new Map(
+    embeddedDataset()
+      .filter((d) => d._type === "question")
+      .map((d) => [d._id, d]),
+  );
 }
 
 export function funnelDocument(id: string): Record<string, unknown> {
@@ -25,7 +29,11 @@ export function loadFunnel(id: string): Funnel {
 }
 
 /** Gives a member a paid entitlement, as a test payment would (a lifetime plan unless a tier is given). */
-export async function grantPlan(userId: string, routinePlanId: string, { tier = "single_payment" as "monthly" | "annual" | "single_payment", offerId = "test-offer", at = new Date() } = {}) {
+export async function grantPlan(
+  userId: string,
+  routinePlanId: string,
+  { tier = "single_payment" as "monthly" | "annual" | "single_payment", offerId = "test-offer", at = new Date() } = {},
+) {
   const { applyEntitlementChange } = await import("~/billing/entitlements.server");
   const recurring = tier !== "single_payment";
   const { entitlementId } = await applyEntitlementChange(

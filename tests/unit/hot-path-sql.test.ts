@@ -14,7 +14,9 @@ describe("hot-path SQL", () => {
   it("writes and reads DateTime, Boolean, Int and null as Prisma does, both ways", async () => {
     const user = await newUser();
     const startedAt = new Date("2026-11-23T08:09:10.123Z");
-    const entitlement = await db.entitlement.create({ data: { userId: user.id, offerId: "skincare", routinePlanId: "clear-healthy-skin", createdAt: startedAt } });
+    const entitlement = await db.entitlement.create({
+      data: { userId: user.id, offerId: "skincare", routinePlanId: "clear-healthy-skin", createdAt: startedAt },
+    });
     await execute(sql`
       INSERT INTO "EntitlementState" ("entitlementId", "tier", "planId", "planName", "priceMinor", "currency", "status", "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "at", "reason", "recordedAt")
       VALUES (${entitlement.id}, ${"monthly"}, ${"monthly"}, ${"Monthly Plan"}, ${999}, ${"usd"}, ${"active"}, ${startedAt}, ${null}, ${true}, ${startedAt}, ${"test"}, ${startedAt})`);
@@ -37,8 +39,15 @@ describe("hot-path SQL", () => {
   it("writes sent at once succeed or fail one by one", async () => {
     const user = await newUser();
     const insert = (userId: string, date: string) =>
-      execute(sql`INSERT INTO "PlanCompletion" ("id", "userId", "planId", "date", "createdAt") VALUES (${crypto.randomUUID()}, ${userId}, ${"p"}, ${date}, ${new Date()})`);
-    const results = await Promise.allSettled([insert(user.id, "2026-11-01"), insert("no-such-user", "2026-11-02"), insert(user.id, "2026-11-03"), insert(user.id, "2026-11-01")]);
+      execute(
+        sql`INSERT INTO "PlanCompletion" ("id", "userId", "planId", "date", "createdAt") VALUES (${crypto.randomUUID()}, ${userId}, ${"p"}, ${date}, ${new Date()})`,
+      );
+    const results = await Promise.allSettled([
+      insert(user.id, "2026-11-01"),
+      insert("no-such-user", "2026-11-02"),
+      insert(user.id, "2026-11-03"),
+      insert(user.id, "2026-11-01"),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "rejected"]);
     const dates = await queryRows<{ date: string }>(sql`SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${user.id} ORDER BY "date"`);
     expect(dates.map((d) => d.date)).toEqual(["2026-11-01", "2026-11-03"]);
@@ -46,7 +55,9 @@ describe("hot-path SQL", () => {
 
   it("a read after a write in the same request sees it", async () => {
     const user = await newUser();
-    await execute(sql`INSERT INTO "PlanStepCompletion" ("userId", "planId", "date", "step", "createdAt") VALUES (${user.id}, ${"p"}, ${"2026-11-23"}, ${1}, ${new Date()})`);
+    await execute(
+      sql`INSERT INTO "PlanStepCompletion" ("userId", "planId", "date", "step", "createdAt") VALUES (${user.id}, ${"p"}, ${"2026-11-23"}, ${1}, ${new Date()})`,
+    );
     const rows = await queryRows<{ step: number }>(sql`SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${user.id}`);
     expect(rows).toEqual([{ step: 1 }]);
   });

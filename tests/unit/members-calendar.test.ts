@@ -236,7 +236,16 @@ describe("streakWithFreezes", () => {
     const spring = run("2026-03-07", 7).concat("2026-03-09");
     expect(streakWithFreezes(spring, "2026-03-09")).toEqual({ currentStreak: 8, freezesHeld: 0, frozenDates: ["2026-03-08"] });
     // Finishes at 00:30 local on each day around fall-back, dated in Los Angeles: every day counts once.
-    const finishes = ["2026-10-26T07:30:00Z", "2026-10-27T07:30:00Z", "2026-10-28T07:30:00Z", "2026-10-29T07:30:00Z", "2026-10-30T07:30:00Z", "2026-10-31T07:30:00Z", "2026-11-01T07:30:00Z", "2026-11-03T08:30:00Z"];
+    const finishes = [
+      "2026-10-26T07:30:00Z",
+      "2026-10-27T07:30:00Z",
+      "2026-10-28T07:30:00Z",
+      "2026-10-29T07:30:00Z",
+      "2026-10-30T07:30:00Z",
+      "2026-10-31T07:30:00Z",
+      "2026-11-01T07:30:00Z",
+      "2026-11-03T08:30:00Z",
+    ];
     const dates2 = finishes.map((at) => localDate(new Date(at), LOS_ANGELES));
     expect(dates2).toEqual([...run("2026-11-01", 7), "2026-11-03"]);
     const today = localDate(new Date("2026-11-03T09:00:00Z"), LOS_ANGELES);

@@ -23,9 +23,7 @@ describe("recordCompletion", () => {
 
   it("never creates two rows under concurrent requests, and loses none across members", async () => {
     const other = (await db.user.create({ data: { email: `other-${crypto.randomUUID()}@glowcoach.test` } })).id;
-    const outcomes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => recordCompletion(i % 2 ? userId : other, PLAN, "2026-11-23", new Date(), 0)),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => recordCompletion(i % 2 ? userId : other, PLAN, "2026-11-23", new Date(), 0)));
     expect(outcomes.filter((o) => o.recorded === "new")).toHaveLength(2);
     expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
     expect(await db.planCompletion.count({ where: { userId: other } })).toBe(1);

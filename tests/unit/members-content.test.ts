@@ -18,14 +18,19 @@ function expectServedImage(image: ContentImage) {
   expect(image.alt.length).toBeGreaterThan(5);
 }
 
-const PLANS = { "clear-healthy-skin": "Clear & Healthy Skin", "makeup-prep": "Makeup Prep", "crease-free": "Crease-Free Makeup", "no-more-cakey": "No-More-Cakey Makeup" };
+const PLANS = {
+  "clear-healthy-skin": "Clear & Healthy Skin",
+  "makeup-prep": "Makeup Prep",
+  "crease-free": "Crease-Free Makeup",
+  "no-more-cakey": "No-More-Cakey Makeup",
+};
 
 describe("members' content", () => {
   it("has a plan for every product, one of them the default, each read through its query with six steps, six tutorial pages and products", async () => {
     const plans = docs.filter((d) => d._type === "plan");
     expect(Object.fromEntries(plans.map((p) => [p._id, p.name]))).toEqual(PLANS);
     expect(plans.filter((p) => p.isActive === true).map((p) => p._id)).toEqual(["clear-healthy-skin"]);
-    expect((ResolvedPlan.parse(await query(DEFAULT_PLAN)))._id).toBe("clear-healthy-skin");
+    expect(ResolvedPlan.parse(await query(DEFAULT_PLAN))._id).toBe("clear-healthy-skin");
     for (const id of Object.keys(PLANS)) {
       Plan.parse(docs.find((d) => d._id === id));
       const plan = ResolvedPlan.parse(await query(PLAN_BY_ID, { id }));
@@ -74,7 +79,14 @@ describe("members' content", () => {
       "Lifestyle Habits",
       "Weekly Extras & Consistency",
     ]);
-    expect(steps.map((s) => s.nextLabel)).toEqual(["Next: Hydration", "Next: Sun Protection", "Next: Targeted Treatments", "Next: Lifestyle Habits", "Next: Weekly Extras", "Finish & See Results"]);
+    expect(steps.map((s) => s.nextLabel)).toEqual([
+      "Next: Hydration",
+      "Next: Sun Protection",
+      "Next: Targeted Treatments",
+      "Next: Lifestyle Habits",
+      "Next: Weekly Extras",
+      "Finish & See Results",
+    ]);
     const [cleansing, , sun, treatments, lifestyle, weekly] = steps;
     expect(cleansing.tips.join(" ")).toMatch(/lukewarm water.*30 seconds.*twice daily/s);
     expect(sun.tips.join(" ")).toMatch(/every 2-3 hours.*SPF 30 or higher/s);

@@ -75,7 +75,12 @@ describe("the player's forms", () => {
   });
 
   it("refuses bad input with 4xx and stores nothing", async () => {
-    for (const fields of <Record<string, string>[]>[{ intent: "complete-step", step: "0" }, { intent: "complete-step", step: "7" }, { intent: "complete-step", step: "1e3" }, { intent: "dance" }]) {
+    for (const fields of <Record<string, string>[]>[
+      { intent: "complete-step", step: "0" },
+      { intent: "complete-step", step: "7" },
+      { intent: "complete-step", step: "1e3" },
+      { intent: "dance" },
+    ]) {
       expect((await answer(post(fields))).status).toBe(400);
     }
     expect((await answer(post({ intent: "complete-step", step: "1" }, "no-such-plan"), "no-such-plan")).status).toBe(404);
@@ -113,7 +118,10 @@ describe("the player's forms", () => {
 describe("home", () => {
   it("routes 'Do Today's Routine' as the spec says", () => {
     expect(routineButton({ planId: null, signedIn: true, owned: true, offerPath: null })).toEqual({ state: "disabled" });
-    expect(routineButton({ planId: PLAN, signedIn: false, owned: false, offerPath: "/subscribe" })).toEqual({ state: "ready", href: "/login?redirectTo=%2Fhome" });
+    expect(routineButton({ planId: PLAN, signedIn: false, owned: false, offerPath: "/subscribe" })).toEqual({
+      state: "ready",
+      href: "/login?redirectTo=%2Fhome",
+    });
     expect(routineButton({ planId: PLAN, signedIn: true, owned: false, offerPath: "/subscribe" })).toEqual({ state: "ready", href: "/subscribe" });
     expect(routineButton({ planId: "crease-free", signedIn: true, owned: false, offerPath: "/sales" })).toEqual({ state: "ready", href: "/sales" });
     expect(routineButton({ planId: PLAN, signedIn: true, owned: true, offerPath: null })).toEqual({ state: "ready", href: `/plan/${PLAN}` });
@@ -172,6 +180,12 @@ describe("profile subscription details", () => {
   it("hides Next Billing for a single payment and says Lifetime Access", () => {
     const details = subscriptionDetails(viewOf(row("single_payment"), at), "Pacific/Auckland");
     expect(details.action).toBe("lifetime");
-    expect(values(details)).toEqual({ Status: "Active", Plan: "Lifetime Plan", Price: "$29.99 one-time", Started: "January 5, 2026", "Access Type": "Lifetime Access" });
+    expect(values(details)).toEqual({
+      Status: "Active",
+      Plan: "Lifetime Plan",
+      Price: "$29.99 one-time",
+      Started: "January 5, 2026",
+      "Access Type": "Lifetime Access",
+    });
   });
 });

@@ -32,7 +32,14 @@ async function session(userId: string, expiresAt: Date): Promise<string> {
 
 async function loginToken(expiresAt: Date, used = false): Promise<string> {
   const row = await db.loginToken.create({
-    data: { email: `prune-${tag()}@example.com`, secretHash: tag(), codeHash: "x", createdAt: new Date(expiresAt.getTime() - 15 * 60_000), expiresAt, usedAt: used ? expiresAt : null },
+    data: {
+      email: `prune-${tag()}@example.com`,
+      secretHash: tag(),
+      codeHash: "x",
+      createdAt: new Date(expiresAt.getTime() - 15 * 60_000),
+      expiresAt,
+      usedAt: used ? expiresAt : null,
+    },
   });
   return row.id;
 }
@@ -62,7 +69,12 @@ describe("pruning expired data", () => {
 
     const idleKey = `prune-idle-${at.getTime()}`;
     const usedKey = `prune-used-${at.getTime()}`;
-    await db.rateLimitKey.createMany({ data: [{ key: idleKey, updatedAt: ago(LONGEST_WINDOW_MS + 1) }, { key: usedKey, updatedAt: ago(1000) }] });
+    await db.rateLimitKey.createMany({
+      data: [
+        { key: idleKey, updatedAt: ago(LONGEST_WINDOW_MS + 1) },
+        { key: usedKey, updatedAt: ago(1000) },
+      ],
+    });
 
     const pruned = await pruneExpiredData(at);
     expect(pruned.rateLimitKeys).toBeGreaterThanOrEqual(1);
@@ -75,7 +87,9 @@ describe("pruning expired data", () => {
     expect(sessions).toEqual([current]);
     expect(sessions).not.toContain(expired);
     expect(sessions).not.toContain(expiringNow);
-    const tokens = new Set((await db.loginToken.findMany({ where: { id: { in: [longGone, usedLongAgo, recentlyExpired, recentlyUsed, valid] } } })).map((row) => row.id));
+    const tokens = new Set(
+      (await db.loginToken.findMany({ where: { id: { in: [longGone, usedLongAgo, recentlyExpired, recentlyUsed, valid] } } })).map((row) => row.id),
+    );
     expect(tokens).toEqual(new Set([recentlyExpired, recentlyUsed, valid]));
     const hits = (await db.rateLimitHit.findMany({ where: { id: { in: [oldHit, edgeHit, countingHit] } } })).map((row) => row.id);
     expect(hits).toEqual([countingHit]);

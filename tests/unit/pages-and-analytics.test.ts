@@ -16,8 +16,20 @@ const OWN = "https://glowcoach.app";
 describe("landingAttribution", () => {
   it("reads UTM parameters and an external referrer (origin and path only)", () => {
     expect(
-      landingAttribution({ url: `${OWN}/quiz?utm_source=facebook&utm_medium=paid&utm_campaign=spring&utm_term=acne&utm_content=v2`, referer: "https://m.facebook.com/story?id=secret", ownOrigins: [OWN] }),
-    ).toEqual({ landingPath: "/quiz", referrer: "https://m.facebook.com/story", utmSource: "facebook", utmMedium: "paid", utmCampaign: "spring", utmTerm: "acne", utmContent: "v2" });
+      landingAttribution({
+        url: `${OWN}/quiz?utm_source=facebook&utm_medium=paid&utm_campaign=spring&utm_term=acne&utm_content=v2`,
+        referer: "https://m.facebook.com/story?id=secret",
+        ownOrigins: [OWN],
+      }),
+    ).toEqual({
+      landingPath: "/quiz",
+      referrer: "https://m.facebook.com/story",
+      utmSource: "facebook",
+      utmMedium: "paid",
+      utmCampaign: "spring",
+      utmTerm: "acne",
+      utmContent: "v2",
+    });
   });
   it("ignores our own pages as referrers, and says nothing when nothing is known", () => {
     expect(landingAttribution({ url: `${OWN}/quiz/2`, referer: `${OWN}/quiz/1`, ownOrigins: [OWN] })).toBeNull();

@@ -35,7 +35,11 @@ describe("local test checkout (no Stripe key)", () => {
   it("needs a valid e-mail and stores nothing without one", async () => {
     const id = await localCheckout("/sales", "lifetime", "visitor-local-2");
     const before = await db.entitlement.count();
-    expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: "not-an-email" })).toEqual({ status: 400, field: "email", error: "Please enter a valid e-mail address." });
+    expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: "not-an-email" })).toEqual({
+      status: 400,
+      field: "email",
+      error: "Please enter a valid e-mail address.",
+    });
     expect(await completeLocalCheckout({ id, visitorId: "visitor-local-2", user: null, email: undefined })).toMatchObject({ status: 400 });
     expect(await completeLocalCheckout({ id, visitorId: "stranger", user: null, email: "x@example.com" })).toBeNull();
     expect(await db.entitlement.count()).toBe(before);
@@ -52,7 +56,16 @@ describe("local test checkout (no Stripe key)", () => {
     const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
     const [entitlement, ...others] = await entitlementsOf(user!.id);
     expect(others).toEqual([]);
-    expect(entitlement).toMatchObject({ tier: "monthly", status: "active", subscribed: true, planName: "Monthly Plan", offerId: "skincare", routinePlanId: "clear-healthy-skin", planId: "monthly", cancelAtPeriodEnd: false });
+    expect(entitlement).toMatchObject({
+      tier: "monthly",
+      status: "active",
+      subscribed: true,
+      planName: "Monthly Plan",
+      offerId: "skincare",
+      routinePlanId: "clear-healthy-skin",
+      planId: "monthly",
+      cancelAtPeriodEnd: false,
+    });
     const start = new Date(entitlement.startedAt!);
     const end = new Date(entitlement.currentPeriodEnd!);
     expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
@@ -78,8 +91,16 @@ describe("local test checkout (no Stripe key)", () => {
 
 describe("payment success after a test payment", () => {
   const ask = (id: string, visitorId: string, cookie?: string) =>
-    checkPayment({ request: new Request(`http://localhost/payment-success?session_id=${id}`, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
-  const sessionCookieOf = (response: Response) => response.headers.getSetCookie().find((cookie) => cookie.startsWith("gc_session="))?.split(";")[0];
+    checkPayment({
+      request: new Request(`http://localhost/payment-success?session_id=${id}`, { headers: cookie ? { Cookie: cookie } : {} }),
+      visitorId,
+      clientIp: "127.0.0.1",
+    });
+  const sessionCookieOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith("gc_session="))
+      ?.split(";")[0];
 
   it("gives a new buyer's browser a purchase session, once, and the routine only", async () => {
     const id = await localCheckout("/sales", "lifetime", "visitor-ps-1");
@@ -92,7 +113,14 @@ describe("payment success after a test payment", () => {
     const buyer = await db.user.findUniqueOrThrow({ where: { email }, include: { sessions: true } });
     expect(buyer.emailVerifiedAt).toBeNull();
     expect(buyer.sessions.map((s) => ({ kind: s.kind, checkoutSessionId: s.checkoutSessionId }))).toEqual([{ kind: "purchase", checkoutSessionId: id }]);
-    expect(await ask(id, "visitor-ps-1", cookie)).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase", routinePlan: "Crease-Free Makeup" });
+    expect(await ask(id, "visitor-ps-1", cookie)).toEqual({
+      state: "paid",
+      tier: "single_payment",
+      email,
+      emailStatus: "sent",
+      access: "purchase",
+      routinePlan: "Crease-Free Makeup",
+    });
     // Asked again: no second session, no second e-mail.
     expect(await ask(id, "visitor-ps-1")).toMatchObject({ state: "paid", access: "sign-in-by-link" });
     expect(await db.session.count({ where: { userId: buyer.id } })).toBe(1);
@@ -155,7 +183,13 @@ describe("one purchase per product, and history instead of overwriting", () => {
     const offer = (await getOfferByPath("/subscribe"))!;
     const again = await startCheckout({ offer, planId: "monthly", user: member, visitorId: "visitor-collect-3", cookieHeader: null });
     expect(again).toMatchObject({ ok: false, status: 409, reason: "already-owned", owned: { tier: "annual", planId: "annual" } });
-    const lifetime = await startCheckout({ offer: (await getOfferByPath("/sales"))!, planId: "lifetime", user: member, visitorId: "visitor-collect-3", cookieHeader: null });
+    const lifetime = await startCheckout({
+      offer: (await getOfferByPath("/sales"))!,
+      planId: "lifetime",
+      user: member,
+      visitorId: "visitor-collect-3",
+      cookieHeader: null,
+    });
     expect(lifetime).toMatchObject({ ok: false, status: 409, reason: "already-owned" });
     expect(await db.checkoutSession.count()).toBe(sessionsBefore);
     expect(await db.analyticsEvent.count({ where: { name: "initiate_checkout", visitorId: "visitor-collect-3" } })).toBe(0);
@@ -186,7 +220,9 @@ describe("one purchase per product, and history instead of overwriting", () => {
     ]);
     // The admin's active plans follow the current state: one annual fewer, one monthly more.
     const countsAfter = activeSubscriptions(await allCurrentStates(), new Date());
-    expect([countsAfter.annual - countsBefore.annual, countsAfter.monthly - countsBefore.monthly, countsAfter.lifetime - countsBefore.lifetime]).toEqual([-1, 1, 0]);
+    expect([countsAfter.annual - countsBefore.annual, countsAfter.monthly - countsBefore.monthly, countsAfter.lifetime - countsBefore.lifetime]).toEqual([
+      -1, 1, 0,
+    ]);
     // Revenue counts the purchase once; a switch is not a purchase.
     expect(await db.analyticsEvent.count({ where: { name: "purchase", visitorId: "visitor-switch" } })).toBe(1);
   });

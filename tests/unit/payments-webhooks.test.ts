@@ -47,17 +47,46 @@ function plusInterval(seconds: number, interval: "month" | "year", times = 1): n
   return Math.floor(d.getTime() / 1000);
 }
 
-type StripeEvent = { id: string; object: "event"; type: string; created: number; livemode: false; api_version: string; pending_webhooks: 1; request: { id: null }; data: { object: Record<string, unknown> } };
+type StripeEvent = {
+  id: string;
+  object: "event";
+  type: string;
+  created: number;
+  livemode: false;
+  api_version: string;
+  pending_webhooks: 1;
+  request: { id: null };
+  data: { object: Record<string, unknown> };
+};
 let eventCounter = 0;
 function event(type: string, created: number, object: Record<string, unknown>): StripeEvent {
-  return { id: `evt_${String(++eventCounter).padStart(5, "0")}_${Math.random().toString(36).slice(2, 8)}`, object: "event", type, created, livemode: false, api_version: "2026-10-28.endive", pending_webhooks: 1, request: { id: null }, data: { object } };
+  return {
+    id: `evt_${String(++eventCounter).padStart(5, "0")}_${Math.random().toString(36).slice(2, 8)}`,
+    object: "event",
+    type,
+    created,
+    livemode: false,
+    api_version: "2026-10-28.endive",
+    pending_webhooks: 1,
+    request: { id: null },
+    data: { object },
+  };
 }
 
 function sign(payload: string, secret = WEBHOOK_SECRET): string {
   return signer.webhooks.generateTestHeaderString({ payload, secret });
 }
 
-type Expected = { email: string; tier: string; status: string; priceMinor: number; cancelAtPeriodEnd: boolean; currentPeriodEnd: number | null; subscriptionId: string | null; sessionId: string };
+type Expected = {
+  email: string;
+  tier: string;
+  status: string;
+  priceMinor: number;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: number | null;
+  subscriptionId: string | null;
+  sessionId: string;
+};
 
 const PLANS = [
   { path: "/subscribe", planId: "annual", amount: 5900, interval: "year" as const, tier: "annual" },
@@ -96,7 +125,13 @@ describe("Stripe Checkout through the real SDK", () => {
     const makeup = (await getOfferByPath("/subscribe-otp"))!;
     const user = { id: "u1", email: "signed-in@example.com", name: null, role: "user" as const, timeZone: "UTC", lastActedOn: null };
     expect(await startCheckout({ offer: makeup, planId: "lifetime", user, visitorId: "visitor-makeup", cookieHeader: null })).toMatchObject({ ok: true });
-    expect(fake.checkoutRequests.at(-1)).toMatchObject({ mode: "payment", "line_items[0][price_data][unit_amount]": "4900", customer_email: "signed-in@example.com", customer_creation: "always", "payment_intent_data[metadata][offerId]": "makeup-prep" });
+    expect(fake.checkoutRequests.at(-1)).toMatchObject({
+      mode: "payment",
+      "line_items[0][price_data][unit_amount]": "4900",
+      customer_email: "signed-in@example.com",
+      customer_creation: "always",
+      "payment_intent_data[metadata][offerId]": "makeup-prep",
+    });
     expect(fake.checkoutRequests.at(-1)!["line_items[0][price_data][recurring][interval]"]).toBeUndefined();
   });
 
@@ -156,8 +191,26 @@ describe("webhooks", () => {
       if (!plan.interval) {
         events.push(event("checkout.session.completed", t0, session));
         const refunded = random() < 0.3;
-        if (refunded) events.push(event("charge.refunded", t0 + 500, { id: `ch_${run}_${customer}`, object: "charge", customer: customerId, refunded: true, billing_details: { email } }));
-        expected.push({ email, tier: "single_payment", status: refunded ? "refunded" : "active", priceMinor: plan.amount, cancelAtPeriodEnd: false, currentPeriodEnd: null, subscriptionId: null, sessionId });
+        if (refunded)
+          events.push(
+            event("charge.refunded", t0 + 500, {
+              id: `ch_${run}_${customer}`,
+              object: "charge",
+              customer: customerId,
+              refunded: true,
+              billing_details: { email },
+            }),
+          );
+        expected.push({
+          email,
+          tier: "single_payment",
+          status: refunded ? "refunded" : "active",
+          priceMinor: plan.amount,
+          cancelAtPeriodEnd: false,
+          currentPeriodEnd: null,
+          subscriptionId: null,
+          sessionId,
+        });
       } else {
         const subscriptionId = `sub_${run}_${customer}`;
         let periodEnd = plusInterval(t0, plan.interval);
@@ -170,12 +223,28 @@ describe("webhooks", () => {
           status,
           cancel_at_period_end: cancel,
           start_date: t0,
-          items: { object: "list", data: [{ id: `si_${customer}`, current_period_end: periodEnd, price: { unit_amount: plan.amount, currency: "usd", recurring: { interval: plan.interval } } }] },
+          items: {
+            object: "list",
+            data: [
+              {
+                id: `si_${customer}`,
+                current_period_end: periodEnd,
+                price: { unit_amount: plan.amount, currency: "usd", recurring: { interval: plan.interval } },
+              },
+            ],
+          },
           metadata,
           created,
           ...extra,
         });
-        const invoice = (paid: boolean) => ({ id: `in_${run}_${customer}_${events.length}`, object: "invoice", customer: customerId, status: paid ? "paid" : "open", parent: { subscription_details: { subscription: subscriptionId } }, lines: { data: [{ period: { start: t0, end: periodEnd } }] } });
+        const invoice = (paid: boolean) => ({
+          id: `in_${run}_${customer}_${events.length}`,
+          object: "invoice",
+          customer: customerId,
+          status: paid ? "paid" : "open",
+          parent: { subscription_details: { subscription: subscriptionId } },
+          lines: { data: [{ period: { start: t0, end: periodEnd } }] },
+        });
         events.push(event("customer.subscription.created", t0, subscription(t0)));
         events.push(event("checkout.session.completed", t0, { ...session, subscription: subscriptionId }));
         events.push(event("invoice.paid", t0, invoice(true)));
@@ -197,7 +266,16 @@ describe("webhooks", () => {
             events.push(event("customer.subscription.deleted", t0 + 400, subscription(t0 + 400)));
           }
         }
-        expected.push({ email, tier: plan.tier, status, priceMinor: plan.amount, cancelAtPeriodEnd: cancel, currentPeriodEnd: periodEnd, subscriptionId, sessionId });
+        expected.push({
+          email,
+          tier: plan.tier,
+          status,
+          priceMinor: plan.amount,
+          cancelAtPeriodEnd: cancel,
+          currentPeriodEnd: periodEnd,
+          subscriptionId,
+          sessionId,
+        });
       }
       customer++;
     }
@@ -207,11 +285,21 @@ describe("webhooks", () => {
 
     // Forgeries: a grant to an attacker signed with the wrong secret, and real events with edited bodies.
     const attacker = `attacker-${run}@example.com`;
-    const grab = event("checkout.session.completed", 1_900_000_000, { id: `cs_test_forged_${run}`, object: "checkout.session", payment_status: "paid", customer_details: { email: attacker }, metadata: { offerId: "skincare", planId: "annual" } });
+    const grab = event("checkout.session.completed", 1_900_000_000, {
+      id: `cs_test_forged_${run}`,
+      object: "checkout.session",
+      payment_status: "paid",
+      customer_details: { email: attacker },
+      metadata: { offerId: "skincare", planId: "annual" },
+    });
     forged.push({ payload: JSON.stringify(grab), header: sign(JSON.stringify(grab), "whsec_attacker") });
     for (const e of events.filter(() => random() < 0.08)) {
       const original = JSON.stringify(e);
-      const edited = JSON.stringify({ ...e, created: e.created + 100_000, data: { object: { ...e.data.object, status: "active", cancel_at_period_end: false, refunded: false } } });
+      const edited = JSON.stringify({
+        ...e,
+        created: e.created + 100_000,
+        data: { object: { ...e.data.object, status: "active", cancel_at_period_end: false, refunded: false } },
+      });
       forged.push({ payload: edited, header: sign(original) });
     }
 
@@ -264,7 +352,14 @@ describe("webhooks", () => {
           subscriptionId: row.stripeSubscriptionId,
         },
         want.email,
-      ).toEqual({ tier: want.tier, status: want.status, priceMinor: want.priceMinor, cancelAtPeriodEnd: want.cancelAtPeriodEnd, currentPeriodEnd: want.currentPeriodEnd, subscriptionId: want.subscriptionId });
+      ).toEqual({
+        tier: want.tier,
+        status: want.status,
+        priceMinor: want.priceMinor,
+        cancelAtPeriodEnd: want.cancelAtPeriodEnd,
+        currentPeriodEnd: want.currentPeriodEnd,
+        subscriptionId: want.subscriptionId,
+      });
       // Its history is ordered by the facts' times and never goes back on a newer one.
       const history = await entitlementHistory(row.id);
       expect(history.map((h) => h.at.getTime())).toEqual([...history.map((h) => h.at.getTime())].sort((a, b) => a - b));
@@ -299,7 +394,14 @@ describe("a member with two subscriptions to the same product", () => {
       status,
       cancel_at_period_end: false,
       start_date: start,
-      items: { data: [{ current_period_end: plusInterval(start, interval), price: { unit_amount: interval === "year" ? 5900 : 999, currency: "usd", recurring: { interval } } }] },
+      items: {
+        data: [
+          {
+            current_period_end: plusInterval(start, interval),
+            price: { unit_amount: interval === "year" ? 5900 : 999, currency: "usd", recurring: { interval } },
+          },
+        ],
+      },
       metadata: { offerId: "skincare", planId: interval === "year" ? "annual" : "monthly" },
     });
     const deliver = async (e: StripeEvent) => {
@@ -311,7 +413,13 @@ describe("a member with two subscriptions to the same product", () => {
     expect((await deliver(event("customer.subscription.created", t + 1000, sub("sub_new_x", newCustomer, t + 1000, "active", "year")))).status).toBe(200);
     // Later news about the old subscription: its cancellation and a failed invoice.
     expect((await deliver(event("customer.subscription.deleted", t + 2000, sub("sub_old_x", oldCustomer, t, "canceled", "month")))).status).toBe(200);
-    const invoice = { id: "in_old_x", object: "invoice", customer: oldCustomer, parent: { subscription_details: { subscription: "sub_old_x" } }, lines: { data: [] } };
+    const invoice = {
+      id: "in_old_x",
+      object: "invoice",
+      customer: oldCustomer,
+      parent: { subscription_details: { subscription: "sub_old_x" } },
+      lines: { data: [] },
+    };
     expect((await deliver(event("invoice.payment_failed", t + 2100, invoice))).status).toBe(200);
     const user = await db.user.findUnique({ where: { email } });
     const owned = await entitlementsOf(user!.id, new Date(t * 1000 + 5000_000));
@@ -375,10 +483,22 @@ describe("switching plans in Stripe's customer portal", () => {
       items: { object: "list", data: [{ id: `si_${run}`, current_period_end: end, price }] },
       metadata: { offerId: "skincare", planId: "annual", visitorId: `visitor-switch-${run}` },
     });
-    const session = { ...fake.sessions.get(sessionId)!, status: "complete", payment_status: "paid", customer, subscription: subscriptionId, customer_details: { email } };
+    const session = {
+      ...fake.sessions.get(sessionId)!,
+      status: "complete",
+      payment_status: "paid",
+      customer,
+      subscription: subscriptionId,
+      customer_details: { email },
+    };
     expect((await deliver(event("checkout.session.completed", t, session))).status).toBe(200);
     expect((await deliver(event("customer.subscription.created", t, subscription(annualPrice, plusInterval(t, "year"))))).status).toBe(200);
-    fake.subscriptions.set(subscriptionId, { id: subscriptionId, object: "subscription", customer, items: { object: "list", data: [{ id: `si_${run}`, price: annualPrice }] } });
+    fake.subscriptions.set(subscriptionId, {
+      id: subscriptionId,
+      object: "subscription",
+      customer,
+      items: { object: "list", data: [{ id: `si_${run}`, price: annualPrice }] },
+    });
     const user = (await db.user.findUnique({ where: { email } }))!;
     const [annual] = await entitlementsOf(user.id);
     expect(annual).toMatchObject({ tier: "annual", subscribed: true });
@@ -400,8 +520,15 @@ describe("switching plans in Stripe's customer portal", () => {
     const price = fake.prices.get(request["flow_data[subscription_update_confirm][items][0][price]"])!;
     expect(price).toMatchObject({ unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: { offerId: "skincare", planId: "monthly" } });
     const configuration = fake.portalConfigurations.get(request.configuration)!;
-    expect(configuration.fields).toMatchObject({ "features[subscription_update][enabled]": "true", "features[subscription_update][products][0][product]": price.product });
-    expect(Object.entries(configuration.fields).filter(([k]) => k.startsWith("features[subscription_update][products][0][prices]")).map(([, v]) => v)).toContain(price.id);
+    expect(configuration.fields).toMatchObject({
+      "features[subscription_update][enabled]": "true",
+      "features[subscription_update][products][0][product]": price.product,
+    });
+    expect(
+      Object.entries(configuration.fields)
+        .filter(([k]) => k.startsWith("features[subscription_update][products][0][prices]"))
+        .map(([, v]) => v),
+    ).toContain(price.id);
     // Asking again reuses the same product, prices and configuration.
     const [products, prices, configurations] = [fake.products.size, fake.prices.size, fake.portalConfigurations.size];
     await openBillingPortal(user.id, { entitlementId: annual.id, switchTo: "monthly" });
@@ -413,7 +540,14 @@ describe("switching plans in Stripe's customer portal", () => {
     const after = await entitlementsOf(user.id);
     expect(after).toHaveLength(1);
     expect(after.filter((e) => e.subscribed)).toHaveLength(1);
-    expect(after[0]).toMatchObject({ id: annual.id, tier: "monthly", planId: "monthly", planName: "Monthly Plan", priceText: "$9.99", stripeSubscriptionId: subscriptionId });
+    expect(after[0]).toMatchObject({
+      id: annual.id,
+      tier: "monthly",
+      planId: "monthly",
+      planName: "Monthly Plan",
+      priceText: "$9.99",
+      stripeSubscriptionId: subscriptionId,
+    });
     expect((await entitlementHistory(annual.id)).map((h) => [h.reason, h.tier])).toEqual([
       ["purchase", "annual"],
       ["stripe:customer.subscription.updated", "monthly"],
@@ -430,7 +564,8 @@ describe("payment success in Stripe mode", () => {
     if (!started.ok) throw new Error(started.reason);
     const sessionId = started.url.split("/").pop()!;
     const url = `${env.publicUrl}/payment-success?session_id=${sessionId}`;
-    const ask = (visitorId: string, cookie?: string) => checkPayment({ request: new Request(url, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
+    const ask = (visitorId: string, cookie?: string) =>
+      checkPayment({ request: new Request(url, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
 
     // Not paid yet: say so (the page re-checks).
     expect(await ask("visitor-success")).toEqual({ state: "pending" });
@@ -449,10 +584,19 @@ describe("payment success in Stripe mode", () => {
     const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("gc_session="));
     expect(session).toBeTruthy();
     const user = await db.user.findUnique({ where: { email } });
-    expect(await entitlementsOf(user!.id)).toMatchObject([{ tier: "single_payment", status: "active", priceText: "$29.99", stripeCustomerId: "cus_success", routinePlanId: "crease-free" }]);
+    expect(await entitlementsOf(user!.id)).toMatchObject([
+      { tier: "single_payment", status: "active", priceText: "$29.99", stripeCustomerId: "cus_success", routinePlanId: "crease-free" },
+    ]);
     expect(await db.entitlement.count({ where: { stripeCheckoutSessionId: sessionId } })).toBe(1);
     // The next look shows the result without signing in or e-mailing again.
-    expect(await ask("visitor-success", session!.split(";")[0])).toEqual({ state: "paid", tier: "single_payment", email, emailStatus: "sent", access: "purchase", routinePlan: "Crease-Free Makeup" });
+    expect(await ask("visitor-success", session!.split(";")[0])).toEqual({
+      state: "paid",
+      tier: "single_payment",
+      email,
+      emailStatus: "sent",
+      access: "purchase",
+      routinePlan: "Crease-Free Makeup",
+    });
   });
 });
 
@@ -460,7 +604,15 @@ describe("webhook route", () => {
   it("verifies the exact raw body it received", async () => {
     const payload = JSON.stringify(event("customer.created", 1_800_000_000, { id: "cus_route", object: "customer" }), null, 2);
     const post = (body: string, signature: string) =>
-      webhookRoute.action({ request: new Request("http://localhost/webhooks/stripe", { method: "POST", body, headers: { "Stripe-Signature": signature, "Content-Type": "application/json" } }), params: {}, context: {} as never });
+      webhookRoute.action({
+        request: new Request("http://localhost/webhooks/stripe", {
+          method: "POST",
+          body,
+          headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+        }),
+        params: {},
+        context: {} as never,
+      });
     expect((await post(payload, sign(payload))).status).toBe(200);
     // Re-serialised JSON (what a body parser would hand on) no longer matches the signature.
     expect((await post(JSON.stringify(JSON.parse(payload)), sign(payload))).status).toBe(400);
@@ -469,15 +621,33 @@ describe("webhook route", () => {
 });
 
 describe("changes applied at the same time (two instances, two deliveries)", () => {
-  const bought = (at: number, status: string) => ({ at: new Date(at), reason: "test", tier: "monthly" as const, status, planId: "monthly", planName: "Monthly Plan", priceMinor: 999, currency: "usd", currentPeriodEnd: new Date(at + 30 * 86_400_000) });
-  const identity = (userId: string, stripeSubscriptionId: string) => ({ userId, offerId: "skincare", routinePlanId: "clear-healthy-skin", stripeSubscriptionId });
+  const bought = (at: number, status: string) => ({
+    at: new Date(at),
+    reason: "test",
+    tier: "monthly" as const,
+    status,
+    planId: "monthly",
+    planName: "Monthly Plan",
+    priceMinor: 999,
+    currency: "usd",
+    currentPeriodEnd: new Date(at + 30 * 86_400_000),
+  });
+  const identity = (userId: string, stripeSubscriptionId: string) => ({
+    userId,
+    offerId: "skincare",
+    routinePlanId: "clear-healthy-skin",
+    stripeSubscriptionId,
+  });
   const newMember = (label: string) => db.user.create({ data: { email: `race-${label}-${crypto.randomUUID()}@example.com` } });
 
   it("create one entitlement, never an error, when two first deliveries race", async () => {
     for (let round = 0; round < 5; round++) {
       const user = await newMember("create");
       const subscription = `sub_race_${crypto.randomUUID()}`;
-      const results = await Promise.all([applyEntitlementChange(identity(user.id, subscription), bought(1_000, "active")), applyEntitlementChange(identity(user.id, subscription), bought(2_000, "past_due"))]);
+      const results = await Promise.all([
+        applyEntitlementChange(identity(user.id, subscription), bought(1_000, "active")),
+        applyEntitlementChange(identity(user.id, subscription), bought(2_000, "past_due")),
+      ]);
       expect(results.map((r) => r.result).sort()).toEqual(["created", expect.stringMatching(/^(updated|stale)$/)]);
       expect(new Set(results.map((r) => r.entitlementId)).size).toBe(1);
       expect(await db.entitlement.count({ where: { userId: user.id } })).toBe(1);
@@ -491,8 +661,10 @@ describe("changes applied at the same time (two instances, two deliveries)", () 
       const { entitlementId } = await applyEntitlementChange(identity(user.id, `sub_race_${crypto.randomUUID()}`), bought(1_000, "active"));
       const renewedUntil = new Date(60 * 86_400_000);
       // A renewal (older) and a cancellation (newer) about the same purchase, applied at once.
-      const older = () => applyEntitlementChange({ id: entitlementId! }, { at: new Date(2_000), reason: "stripe:invoice.paid", currentPeriodEnd: renewedUntil });
-      const newer = () => applyEntitlementChange({ id: entitlementId! }, { at: new Date(3_000), reason: "stripe:customer.subscription.updated", cancelAtPeriodEnd: true });
+      const older = () =>
+        applyEntitlementChange({ id: entitlementId! }, { at: new Date(2_000), reason: "stripe:invoice.paid", currentPeriodEnd: renewedUntil });
+      const newer = () =>
+        applyEntitlementChange({ id: entitlementId! }, { at: new Date(3_000), reason: "stripe:customer.subscription.updated", cancelAtPeriodEnd: true });
       const [renewal] = round % 2 ? await Promise.all([older(), newer()]) : (await Promise.all([newer(), older()])).reverse();
       const history = await entitlementHistory(entitlementId!);
       const recorded = [...history].sort((a, b) => a.id - b.id).map((state) => state.at.getTime());

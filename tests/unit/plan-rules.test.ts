@@ -29,7 +29,14 @@ describe("choosing by the answers", () => {
 
     expect(oily.steps[0]).toMatchObject({ title: "Balancing Gel Cleanse", note: "Oily, breakout-prone skin: a cleanser that reaches into pores" });
     expect(dry.steps[0]).toMatchObject({ title: "Cream Cleanse" });
-    expect(general.steps.map((s) => s.title)).toEqual(["Gentle Cleanse", "Hydrating Toner", "Targeted Serum", "Moisturize", "Sun Protection", "Mindful Minute"]);
+    expect(general.steps.map((s) => s.title)).toEqual([
+      "Gentle Cleanse",
+      "Hydrating Toner",
+      "Targeted Serum",
+      "Moisturize",
+      "Sun Protection",
+      "Mindful Minute",
+    ]);
     expect(general.steps.every((s) => s.note === null)).toBe(true);
 
     expect(oily.products.map((p) => p.name).slice(0, 3)).toEqual(["Balancing Salicylic Cleanser", "Niacinamide 10% Serum", "Oil-Free Gel Moisturizer"]);
@@ -57,7 +64,10 @@ describe("choosing by the answers", () => {
       const b = personalisePlan(await plan(id), second);
       expect(a.reason, id).not.toBe(b.reason);
       expect(a.products[0].name, id).not.toBe(b.products[0].name);
-      expect(a.steps.map((s) => s.title), id).not.toEqual(b.steps.map((s) => s.title));
+      expect(
+        a.steps.map((s) => s.title),
+        id,
+      ).not.toEqual(b.steps.map((s) => s.title));
     }
     const prep = personalisePlan(await plan("makeup-prep"), { skinType: "oily" });
     expect(prep.products[0].name).toBe("Mattifying Primer");
@@ -77,16 +87,34 @@ describe("choosing by the answers", () => {
   it("shows a video only when the content has one", () => {
     const still = { src: "/images/routine/cleanse.svg", width: 640, height: 400, alt: "A cleanser" };
     expect(videoView(null, still)).toBeNull();
-    expect(videoView({ title: "Cleanse", url: "/videos/cleanse.mp4", duration: "0:40" }, still)).toEqual({ title: "Cleanse", src: "/videos/cleanse.mp4", poster: still, duration: "0:40", captions: null });
+    expect(videoView({ title: "Cleanse", url: "/videos/cleanse.mp4", duration: "0:40" }, still)).toEqual({
+      title: "Cleanse",
+      src: "/videos/cleanse.mp4",
+      poster: still,
+      duration: "0:40",
+      captions: null,
+    });
     expect(
-      videoView({ title: "Cleanse", fileUrl: "https://cdn.sanity.io/files/p/d/abc.mp4", captions: { fileUrl: "https://cdn.sanity.io/files/p/d/abc.vtt", label: "English", srclang: "en" } }, still)?.captions,
+      videoView(
+        {
+          title: "Cleanse",
+          fileUrl: "https://cdn.sanity.io/files/p/d/abc.mp4",
+          captions: { fileUrl: "https://cdn.sanity.io/files/p/d/abc.vtt", label: "English", srclang: "en" },
+        },
+        still,
+      )?.captions,
     ).toEqual({ src: "https://cdn.sanity.io/files/p/d/abc.vtt", label: "English", srclang: "en" });
   });
 });
 
 describe("plan rule lint", () => {
   it("finds nothing wrong with the plans in the dataset", () => {
-    const funnels: Record<string, string> = { "clear-healthy-skin": "skin", "makeup-prep": "makeup", "crease-free": "crease-crisis", "no-more-cakey": "cakey-makeup" };
+    const funnels: Record<string, string> = {
+      "clear-healthy-skin": "skin",
+      "makeup-prep": "makeup",
+      "crease-free": "crease-crisis",
+      "no-more-cakey": "cakey-makeup",
+    };
     for (const [id, funnel] of Object.entries(funnels)) expect(lintPlanRules(storedPlan(id), [loadFunnel(funnel)]), id).toEqual([]);
   });
 
@@ -103,7 +131,10 @@ describe("plan rule lint", () => {
     expect(problems).toEqual([
       { path: ["reasons", "rules", 0, "when", 0, "field"], message: 'no quiz of this plan asks "skinType" (its quizzes: "crease-crisis")' },
       { path: ["reasons", "rules", 1, "when", 0, "anyOf", 0], message: '"creasingLocation" has no option "under-eye"' },
-      { path: ["products", "rules", 0], message: 'rule 1 can never match: "creasingLocation" has a single answer, which cannot be one of "under-eyes" and one of "forehead"' },
+      {
+        path: ["products", "rules", 0],
+        message: 'rule 1 can never match: "creasingLocation" has a single answer, which cannot be one of "under-eyes" and one of "forehead"',
+      },
       { path: ["steps", 3, "variants", 2], message: "rule 3 is never used: whenever it matches, rule 1 matches first" },
     ]);
   });

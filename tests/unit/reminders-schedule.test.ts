@@ -75,7 +75,14 @@ describe("the reminder form", () => {
     expect(parseReminderForm({ reminder: "on", hour: "7" })).toEqual({ ok: true, on: true, hour: 7 });
     expect(parseReminderForm({ hour: "8" })).toEqual({ ok: true, on: false, hour: 8 });
     expect(parseReminderForm({ reminder: "off", hour: "0" })).toEqual({ ok: true, on: false, hour: 0 });
-    for (const bad of [{ reminder: "on" } as Record<string, string>, { reminder: "on", hour: "24" }, { reminder: "on", hour: "-1" }, { reminder: "on", hour: "7.5" }, { reminder: "yes", hour: "7" }, { hour: "07:00" }]) {
+    for (const bad of [
+      { reminder: "on" } as Record<string, string>,
+      { reminder: "on", hour: "24" },
+      { reminder: "on", hour: "-1" },
+      { reminder: "on", hour: "7.5" },
+      { reminder: "yes", hour: "7" },
+      { hour: "07:00" },
+    ]) {
       expect(parseReminderForm(bad).ok, JSON.stringify(bad)).toBe(false);
     }
     expect([0, 7, 12, 23].map(hourLabel)).toEqual(["12:00 AM", "7:00 AM", "12:00 PM", "11:00 PM"]);

@@ -28,7 +28,8 @@ describe("a changing request must come from our own pages", () => {
 describe("the gate every request passes", () => {
   it("answers GET, HEAD and POST, and 405 for anything else", () => {
     for (const method of ["GET", "HEAD"]) expect(refusalFor({ method, url: "/", headers: { origin: "https://evil.example" } })).toBeNull();
-    for (const method of ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "PROPFIND"]) expect(refusalFor({ method, url: "/", headers: {} })).toBe("method");
+    for (const method of ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "PROPFIND"])
+      expect(refusalFor({ method, url: "/", headers: {} })).toBe("method");
     const page = refusalPage("method");
     expect(page.status).toBe(405);
     expect(page.headers.Allow).toBe("GET, HEAD, POST");

@@ -4,7 +4,7 @@ import { scriptsAfterLoad } from "~/utils/scripts-after-load.server";
 
 // The markup Remix 2 renders for a page's scripts (see <Scripts> in @remix-run/react).
 const page =
-  '<!DOCTYPE html><html><head><title>Crème — “Glow”</title></head><body><p>a < b</p>' +
+  "<!DOCTYPE html><html><head><title>Crème — “Glow”</title></head><body><p>a < b</p>" +
   '<link rel="modulepreload" href="/assets/entry.client-a.js"/><link rel="modulepreload" href="/assets/components-b.js"/>' +
   '<script nonce="n0nce==">window.__remixContext = {};</script>' +
   '<script nonce="n0nce==" type="module" async="">import "/assets/manifest-c.js";\nimport("/assets/entry.client-a.js");</script>' +
@@ -26,7 +26,9 @@ describe("scripts after load", () => {
       '<script nonce="n0nce==" type="text/gc-parked-module">import "/assets/manifest-c.js";\nimport("/assets/entry.client-a.js");</script>',
     );
     // The loader carries the page's nonce (the CSP allows nothing else) and waits for load.
-    expect(html).toMatch(/<script nonce="n0nce==">\(function\(\)\{[^<]*addEventListener\("load"[^<]*<\/script><script nonce="n0nce==" type="text\/gc-parked-module">/);
+    expect(html).toMatch(
+      /<script nonce="n0nce==">\(function\(\)\{[^<]*addEventListener\("load"[^<]*<\/script><script nonce="n0nce==" type="text\/gc-parked-module">/,
+    );
     // Nothing else changed: removing the loader and restoring the names gives the page back.
     const restored = html
       .replace(/<script nonce="n0nce==">\(function[^<]*<\/script>/, "")

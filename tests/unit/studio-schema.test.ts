@@ -16,8 +16,10 @@ import { embeddedDataset, sharedQuestions } from "./helpers";
 const stored = () => embeddedDataset().map((d) => toSanityDocument(structuredClone(d)));
 
 /** The Studio's client for custom rules: GROQ over the dataset as stored in Sanity. */
-const fetchFrom = (docs: Record<string, unknown>[]) => async (query: string, params: Record<string, unknown> = {}) =>
-  (await evaluate(parse(query, { params }), { dataset: docs, params })).get();
+const fetchFrom =
+  (docs: Record<string, unknown>[]) =>
+  async (query: string, params: Record<string, unknown> = {}) =>
+    (await evaluate(parse(query, { params }), { dataset: docs, params })).get();
 
 const errors = (markers: StudioMarker[]) => markers.filter((m) => m.level === "error");
 const pathText = (path: StudioMarker["path"]) => path.map((p) => (typeof p === "object" ? `[${p._key}]` : String(p))).join(".");
@@ -180,7 +182,16 @@ describe("broken documents fail in the Studio as in the app", () => {
       description: "Unlock your plan.",
       routinePlan: { _type: "reference", _ref: "clear-healthy-skin" },
       plans: [
-        { _key: "annual", id: "annual", tier: "annual", name: "Annual Plan", priceMinor: 5900, compareAtMinor: 9900, priceSuffix: "/year", buttonLabel: "Unlock - {price}/year" },
+        {
+          _key: "annual",
+          id: "annual",
+          tier: "annual",
+          name: "Annual Plan",
+          priceMinor: 5900,
+          compareAtMinor: 9900,
+          priceSuffix: "/year",
+          buttonLabel: "Unlock - {price}/year",
+        },
         { _key: "monthly", id: "monthly", tier: "monthly", name: "Monthly Plan", priceMinor: 999, priceSuffix: "/month", buttonLabel: "Continue" },
       ],
       sections: [
@@ -197,6 +208,9 @@ describe("broken documents fail in the Studio as in the app", () => {
       'sections.[p]: No plan has the id "lifetime"',
     ]);
     const preview = studioSchema.get("offerPlan")!.preview!;
-    expect(preview.prepare!({ title: "Annual Plan", price: 5900, was: 9900, suffix: "/year", badge: "Most Popular" })).toEqual({ title: "Annual Plan", subtitle: "$59/year (was $99) · Most Popular" });
+    expect(preview.prepare!({ title: "Annual Plan", price: 5900, was: 9900, suffix: "/year", badge: "Most Popular" })).toEqual({
+      title: "Annual Plan",
+      subtitle: "$59/year (was $99) · Most Popular",
+    });
   });
 });

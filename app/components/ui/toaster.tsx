@@ -46,7 +46,12 @@ export function Toaster({ initial }: { initial: ToastMessage | null }) {
             <p className="font-semibold">{toast.title}</p>
             {toast.description ? <p className={`mt-0.5 text-sm ${destructive ? "text-danger" : "text-muted"}`}>{toast.description}</p> : null}
           </div>
-          <button type="button" onClick={() => setToast(null)} className="-mr-1 rounded-full px-2 text-lg leading-none text-muted hover:text-ink" aria-label="Dismiss">
+          <button
+            type="button"
+            onClick={() => setToast(null)}
+            className="-mr-1 rounded-full px-2 text-lg leading-none text-muted hover:text-ink"
+            aria-label="Dismiss"
+          >
             ×
           </button>
         </div>

@@ -62,7 +62,10 @@ export function AnalysingStep({ view }: { view: ViewOf<"analysing"> }) {
         {nextHref ? (
           <noscript>
             <p className="mt-8 text-sm text-muted">
-              Not moving on? <a className="font-semibold text-rose-700 underline" href={nextHref}>See your results</a>
+              Not moving on?{" "}
+              <a className="font-semibold text-rose-700 underline" href={nextHref}>
+                See your results
+              </a>
             </p>
           </noscript>
         ) : null}

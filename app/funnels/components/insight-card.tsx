@@ -32,9 +32,5 @@ export function InsightCard({ insight }: { insight: InsightView }) {
 }
 
 export function MissingInsight() {
-  return (
-    <p className="card mt-8 p-6 text-muted">
-      Your plan is ready. We couldn't load its details just now, but everything you told us is saved with it.
-    </p>
-  );
+  return <p className="card mt-8 p-6 text-muted">Your plan is ready. We couldn't load its details just now, but everything you told us is saved with it.</p>;
 }

@@ -51,12 +51,7 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
 
       <Form method="post" data-continue={step.continueWhenUnanswered} className="mt-7" noValidate>
         {step.questions.map((question) => (
-          <fieldset
-            key={question.field}
-            className="mt-6 first:mt-0"
-            data-required=""
-            {...(question.label ? {} : { "aria-labelledby": headingId })}
-          >
+          <fieldset key={question.field} className="mt-6 first:mt-0" data-required="" {...(question.label ? {} : { "aria-labelledby": headingId })}>
             {question.label ? <legend className="mb-3 text-lg font-semibold">{question.label}</legend> : null}
             <div className={step.layout === "grid" ? "grid grid-cols-2 gap-3" : "grid gap-3"}>
               {question.options.map((option) =>
@@ -95,11 +90,7 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
 
         {autoAdvance ? null : (
           <div className="mt-8 flex flex-col items-center gap-3">
-            <button
-              type="submit"
-              className="btn-primary continue-button w-full"
-              disabled={hydrated && (!ready || busy)}
-            >
+            <button type="submit" className="btn-primary continue-button w-full" disabled={hydrated && (!ready || busy)}>
               {continueLabel(step, answers)}
             </button>
             {step.note ? <p className="text-center text-sm text-muted">{step.note}</p> : null}
@@ -140,7 +131,9 @@ function ChoiceInput({
   const multiple = question.select === "many";
   const id = useId();
   return (
-    <label className={`group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 shadow-soft ${large ? "py-5" : "py-3.5"} transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500`}>
+    <label
+      className={`group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 shadow-soft ${large ? "py-5" : "py-3.5"} transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500`}
+    >
       <input
         type={multiple ? "checkbox" : "radio"}
         name={question.field}

@@ -17,7 +17,9 @@ export const funnelRunsInTheApp: CustomValidator = async (doc, context) => {
   const shared = new Map<string, unknown>();
   if (ids.length) {
     // Published versions: the app never sees a draft of a shared question.
-    const found: { _id: string }[] = await context.getClient({ apiVersion: API_VERSION }).fetch(`*[_type == "question" && _id in $ids && !(_id in path("drafts.**"))]`, { ids });
+    const found: { _id: string }[] = await context
+      .getClient({ apiVersion: API_VERSION })
+      .fetch(`*[_type == "question" && _id in $ids && !(_id in path("drafts.**"))]`, { ids });
     for (const question of found) shared.set(question._id, question);
   }
   const problems = lintFunnelDocument(doc, shared);
@@ -31,7 +33,12 @@ export const funnel = defineType({
   description: "A quiz: its steps, the questions it asks and where each answer leads.",
   fields: [
     defineField({ name: "title", title: "Name for editors", type: "string" }),
-    defineField({ name: "id", title: "Quiz id", type: "string", description: "Used in reports and to link quizzes. Lower-case letters, digits and dashes; never change it once live." }),
+    defineField({
+      name: "id",
+      title: "Quiz id",
+      type: "string",
+      description: "Used in reports and to link quizzes. Lower-case letters, digits and dashes; never change it once live.",
+    }),
     defineField({ name: "route", title: "Address", type: "string", description: "Where the quiz lives, e.g. /quiz. One segment." }),
     defineField({ name: "pageTitle", title: "Browser tab title", type: "string" }),
     defineField({

@@ -16,7 +16,11 @@ const onePagePerAddress: CustomValidator<string | undefined> = async (slug, cont
   const id = context.document._id.replace(/^drafts\./, "");
   const others: number = await context
     .getClient({ apiVersion: API_VERSION })
-    .fetch(`count(*[_type == "legalPage" && slug == $slug && !(_id in [$id, $draftId]) && !(_id in path("drafts.**"))])`, { slug, id, draftId: `drafts.${id}` });
+    .fetch(`count(*[_type == "legalPage" && slug == $slug && !(_id in [$id, $draftId]) && !(_id in path("drafts.**"))])`, {
+      slug,
+      id,
+      draftId: `drafts.${id}`,
+    });
   return others > 0 ? "Another legal page already has this address" : true;
 };
 
@@ -51,5 +55,8 @@ export const legalPage = defineType({
     }),
   ],
   validation: (rule) => rule.custom(matchesAppSchema(LegalPage)),
-  preview: { select: { title: "title", subtitle: "slug" }, prepare: ({ title, subtitle }) => ({ title, subtitle: subtitle ? `/${subtitle}` : "No page chosen" }) },
+  preview: {
+    select: { title: "title", subtitle: "slug" },
+    prepare: ({ title, subtitle }) => ({ title, subtitle: subtitle ? `/${subtitle}` : "No page chosen" }),
+  },
 });

@@ -27,7 +27,15 @@ export const explainOfferProblem: Explain = ({ path, message }, doc) => {
 };
 
 const cta = (name: string, title: string) =>
-  defineField({ name, title, type: "object", fields: [defineField({ name: "label", title: "Label", type: "string" }), defineField({ name: "href", title: "Goes to", type: "string", description: anchorHint })] });
+  defineField({
+    name,
+    title,
+    type: "object",
+    fields: [
+      defineField({ name: "label", title: "Label", type: "string" }),
+      defineField({ name: "href", title: "Goes to", type: "string", description: anchorHint }),
+    ],
+  });
 const texts = (name: string, title: string) => defineField({ name, title, type: "array", of: [defineArrayMember({ type: "string" })] });
 const s = (name: string, title: string) => defineField({ name, title, type: "string" });
 
@@ -41,7 +49,13 @@ export const offerPlan = defineType({
       name: "tier",
       title: "Kind",
       type: "string",
-      options: { list: [{ title: "Monthly", value: "monthly" }, { title: "Annual", value: "annual" }, { title: "One payment", value: "single_payment" }] },
+      options: {
+        list: [
+          { title: "Monthly", value: "monthly" },
+          { title: "Annual", value: "annual" },
+          { title: "One payment", value: "single_payment" },
+        ],
+      },
     }),
     defineField({ name: "name", title: "Name", type: "string" }),
     defineField({
@@ -50,7 +64,12 @@ export const offerPlan = defineType({
       type: "number",
       description: "What is charged, in cents: 5900 is $59.00 (at least 50).",
     }),
-    defineField({ name: "compareAtMinor", title: "Struck-through price (in cents)", type: "number", description: "The “was” price. Must be more than the price." }),
+    defineField({
+      name: "compareAtMinor",
+      title: "Struck-through price (in cents)",
+      type: "number",
+      description: "The “was” price. Must be more than the price.",
+    }),
     defineField({ name: "currency", title: "Currency", type: "string", options: { list: [{ title: "US dollars", value: "usd" }] }, initialValue: "usd" }),
     defineField({ name: "priceSuffix", title: "After the price", type: "string", description: 'e.g. "/month" or "one-time".' }),
     s("badge", "Badge"),
@@ -75,7 +94,11 @@ const section = (name: string, title: string, fields: ReturnType<typeof defineFi
 const productFit = defineArrayMember({
   type: "object",
   name: "productFit",
-  fields: [s("fitLabel", "Fit label"), defineField({ name: "fitPercent", title: "Fit (%)", type: "number" }), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })],
+  fields: [
+    s("fitLabel", "Fit label"),
+    defineField({ name: "fitPercent", title: "Fit (%)", type: "number" }),
+    defineField({ name: "locked", title: "Locked until they pay", type: "boolean" }),
+  ],
   preview: { select: { title: "fitLabel", percent: "fitPercent" }, prepare: ({ title, percent }) => ({ title, subtitle: `${percent ?? "?"}%` }) },
 });
 
@@ -101,23 +124,111 @@ export const offer = defineType({
       description: "Top to bottom.",
       of: [
         section("countdownBanner", "Countdown banner", [s("text", "Text ({time} is the countdown)"), s("badge", "Badge")], "text"),
-        section("hero", "Hero", [s("badge", "Badge"), s("headline", "Headline"), s("subheadline", "Subheadline"), defineField({ name: "rating", title: "Rating", type: "object", fields: [s("value", "Value"), s("label", "Label")] }), texts("benefits", "Benefits"), texts("proof", "Proof line"), cta("cta", "Button")], "headline"),
+        section(
+          "hero",
+          "Hero",
+          [
+            s("badge", "Badge"),
+            s("headline", "Headline"),
+            s("subheadline", "Subheadline"),
+            defineField({ name: "rating", title: "Rating", type: "object", fields: [s("value", "Value"), s("label", "Label")] }),
+            texts("benefits", "Benefits"),
+            texts("proof", "Proof line"),
+            cta("cta", "Button"),
+          ],
+          "headline",
+        ),
         section("plans", "Plans", [s("title", "Title"), s("subtitle", "Subtitle"), texts("planIds", "Plan ids shown")]),
         section("lockedProducts", "Products chosen for the visitor", [
           s("title", "Title"),
           s("subtitle", "Subtitle (chosen from their answers)"),
           s("generalSubtitle", "Subtitle without answers"),
-          defineField({ name: "fits", title: "Cards", type: "array", of: [productFit], description: "One card each, 1 to 3. The routine plan's products for the visitor's answers fill them, best first." }),
+          defineField({
+            name: "fits",
+            title: "Cards",
+            type: "array",
+            of: [productFit],
+            description: "One card each, 1 to 3. The routine plan's products for the visitor's answers fill them, best first.",
+          }),
           cta("unlock", "Unlock button"),
         ]),
-        section("routine", "Routine preview", [s("title", "Title"), s("subtitle", "Subtitle"), defineField({ name: "steps", title: "Steps", type: "array", of: [defineArrayMember({ type: "object", name: "routineItem", fields: [s("name", "Name"), s("detail", "Detail")] })] }), defineField({ name: "visibleSteps", title: "Steps shown unlocked", type: "number" }), s("lockedLabel", "Locked label ({count})"), cta("unlock", "Unlock button")]),
+        section("routine", "Routine preview", [
+          s("title", "Title"),
+          s("subtitle", "Subtitle"),
+          defineField({
+            name: "steps",
+            title: "Steps",
+            type: "array",
+            of: [defineArrayMember({ type: "object", name: "routineItem", fields: [s("name", "Name"), s("detail", "Detail")] })],
+          }),
+          defineField({ name: "visibleSteps", title: "Steps shown unlocked", type: "number" }),
+          s("lockedLabel", "Locked label ({count})"),
+          cta("unlock", "Unlock button"),
+        ]),
         section("urgency", "Urgency line", [s("text", "Text"), cta("cta", "Button")], "text"),
-        section("tips", "Tips", [s("title", "Title"), defineField({ name: "tips", title: "Tips", type: "array", of: [defineArrayMember({ type: "object", name: "lockedTip", fields: [s("title", "Title"), s("text", "Text"), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })] })] }), cta("unlock", "Unlock button")]),
-        section("testimonials", "Testimonials", [s("title", "Title"), defineField({ name: "items", title: "Testimonials", type: "array", of: [defineArrayMember({ type: "object", name: "testimonial", fields: [s("name", "Name"), s("detail", "Detail"), defineField({ name: "quote", title: "Quote", type: "text", rows: 3 }), s("before", "Before"), s("after", "After")] })] })]),
+        section("tips", "Tips", [
+          s("title", "Title"),
+          defineField({
+            name: "tips",
+            title: "Tips",
+            type: "array",
+            of: [
+              defineArrayMember({
+                type: "object",
+                name: "lockedTip",
+                fields: [s("title", "Title"), s("text", "Text"), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })],
+              }),
+            ],
+          }),
+          cta("unlock", "Unlock button"),
+        ]),
+        section("testimonials", "Testimonials", [
+          s("title", "Title"),
+          defineField({
+            name: "items",
+            title: "Testimonials",
+            type: "array",
+            of: [
+              defineArrayMember({
+                type: "object",
+                name: "testimonial",
+                fields: [
+                  s("name", "Name"),
+                  s("detail", "Detail"),
+                  defineField({ name: "quote", title: "Quote", type: "text", rows: 3 }),
+                  s("before", "Before"),
+                  s("after", "After"),
+                ],
+              }),
+            ],
+          }),
+        ]),
         section("explanation", "Explanation", [s("anchorId", "Anchor id"), s("title", "Title"), texts("paragraphs", "Paragraphs"), texts("points", "Points")]),
         section("guarantee", "Guarantee", [s("title", "Title"), s("text", "Text")]),
-        section("whatsInside", "What's inside", [s("title", "Title"), defineField({ name: "items", title: "Items", type: "array", of: [defineArrayMember({ type: "object", name: "insideItem", fields: [s("title", "Title"), s("text", "Text")] })] })]),
-        section("faq", "FAQ", [s("title", "Title"), defineField({ name: "items", title: "Questions", type: "array", of: [defineArrayMember({ type: "object", name: "faqItem", fields: [s("question", "Question"), defineField({ name: "answer", title: "Answer", type: "text", rows: 3 })] })] })]),
+        section("whatsInside", "What's inside", [
+          s("title", "Title"),
+          defineField({
+            name: "items",
+            title: "Items",
+            type: "array",
+            of: [defineArrayMember({ type: "object", name: "insideItem", fields: [s("title", "Title"), s("text", "Text")] })],
+          }),
+        ]),
+        section("faq", "FAQ", [
+          s("title", "Title"),
+          defineField({
+            name: "items",
+            title: "Questions",
+            type: "array",
+            of: [
+              defineArrayMember({
+                type: "object",
+                name: "faqItem",
+                fields: [s("question", "Question"), defineField({ name: "answer", title: "Answer", type: "text", rows: 3 })],
+              }),
+            ],
+          }),
+        ]),
         section("finalCta", "Final call to action", [s("title", "Title"), s("text", "Text"), s("planId", "Plan id"), s("buttonLabel", "Button")]),
         section("secureCheckout", "Secure checkout line", [s("text", "Text")], "text"),
       ],

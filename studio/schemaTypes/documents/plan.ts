@@ -10,8 +10,16 @@ const API_VERSION = "2025-02-19";
 
 const ruleHint = "Checked top to bottom; the first rule whose conditions all hold wins. Conditions use the answers of the plan's quizzes.";
 const conditions = defineField({ name: "when", title: "When", type: "array", of: [defineArrayMember({ type: "condition" })], description: "All must hold." });
-const products = (name: string, title: string) => defineField({ name, title, type: "array", of: [defineArrayMember({ type: "reference", to: [{ type: "product" }] })], description: "Best first: home shows two, the offer page three." });
-const tips = (name: string, title: string) => defineField({ name, title, type: "array", of: [defineArrayMember({ type: "string" })], description: "Exactly 4." });
+const products = (name: string, title: string) =>
+  defineField({
+    name,
+    title,
+    type: "array",
+    of: [defineArrayMember({ type: "reference", to: [{ type: "product" }] })],
+    description: "Best first: home shows two, the offer page three.",
+  });
+const tips = (name: string, title: string) =>
+  defineField({ name, title, type: "array", of: [defineArrayMember({ type: "string" })], description: "Exactly 4." });
 
 export const planStep = defineType({
   name: "planStep",
@@ -61,7 +69,9 @@ export const planRunsInTheApp: CustomValidator = async (doc, context) => {
   const ids = plan.answersFrom.map((ref) => ref._ref);
   const docs: { _id: string }[] = ids.length ? await client.fetch(`*[_type == "funnel" && _id in $ids && !(_id in path("drafts.**"))]`, { ids }) : [];
   const questionIds = [...new Set(docs.flatMap((d) => sharedQuestionIds(d)))];
-  const questions: { _id: string }[] = questionIds.length ? await client.fetch(`*[_type == "question" && _id in $ids && !(_id in path("drafts.**"))]`, { ids: questionIds }) : [];
+  const questions: { _id: string }[] = questionIds.length
+    ? await client.fetch(`*[_type == "question" && _id in $ids && !(_id in path("drafts.**"))]`, { ids: questionIds })
+    : [];
   const shared = new Map<string, unknown>(questions.map((q) => [q._id, q]));
   const funnels = docs.flatMap((d): Funnel[] => {
     const result = resolveFunnel(d, shared);
@@ -81,24 +91,54 @@ export const plan = defineType({
     defineField({ name: "description", title: "Description", type: "text", rows: 2 }),
     defineField({ name: "isActive", title: "Shown to members without a plan", type: "boolean", description: "Only one plan should be switched on." }),
     defineField({ name: "stepCount", title: "Number of steps", type: "number", description: "Must match the steps below." }),
-    defineField({ name: "answersFrom", title: "Quizzes that personalise it", type: "array", of: [defineArrayMember({ type: "reference", to: [{ type: "funnel" }] })], description: "Their answers choose the versions, products and tips below." }),
+    defineField({
+      name: "answersFrom",
+      title: "Quizzes that personalise it",
+      type: "array",
+      of: [defineArrayMember({ type: "reference", to: [{ type: "funnel" }] })],
+      description: "Their answers choose the versions, products and tips below.",
+    }),
     defineField({
       name: "reasons",
       title: "Why it fits (shown to the member)",
       type: "object",
       fields: [
-        defineField({ name: "rules", title: "Rules", type: "array", description: ruleHint, of: [defineArrayMember({ type: "object", name: "reasonRule", fields: [conditions, defineField({ name: "text", title: "Text", type: "string", description: 'e.g. "For your oily, acne-prone skin".' })], preview: { select: { title: "text" } } })] }),
+        defineField({
+          name: "rules",
+          title: "Rules",
+          type: "array",
+          description: ruleHint,
+          of: [
+            defineArrayMember({
+              type: "object",
+              name: "reasonRule",
+              fields: [conditions, defineField({ name: "text", title: "Text", type: "string", description: 'e.g. "For your oily, acne-prone skin".' })],
+              preview: { select: { title: "text" } },
+            }),
+          ],
+        }),
         defineField({ name: "otherwise", title: "Otherwise", type: "string", description: "For answers no rule covers." }),
       ],
     }),
     defineField({ name: "steps", title: "Steps", type: "array", of: [defineArrayMember({ type: "planStep" })] }),
-    defineField({ name: "tutorial", title: "Tutorial pages (/path1 onwards)", type: "array", of: [defineArrayMember({ type: "reference", to: [{ type: "tutorialStep" }] })] }),
+    defineField({
+      name: "tutorial",
+      title: "Tutorial pages (/path1 onwards)",
+      type: "array",
+      of: [defineArrayMember({ type: "reference", to: [{ type: "tutorialStep" }] })],
+    }),
     defineField({
       name: "homeTips",
       title: "Tips & Tricks (home)",
       type: "object",
       fields: [
-        defineField({ name: "rules", title: "Rules", type: "array", description: ruleHint, of: [defineArrayMember({ type: "object", name: "tipsRule", fields: [conditions, tips("tips", "Tips")], preview: { select: { title: "tips.0" } } })] }),
+        defineField({
+          name: "rules",
+          title: "Rules",
+          type: "array",
+          description: ruleHint,
+          of: [defineArrayMember({ type: "object", name: "tipsRule", fields: [conditions, tips("tips", "Tips")], preview: { select: { title: "tips.0" } } })],
+        }),
         tips("otherwise", "Otherwise"),
       ],
     }),
@@ -107,7 +147,20 @@ export const plan = defineType({
       title: "Products",
       type: "object",
       fields: [
-        defineField({ name: "rules", title: "Rules", type: "array", description: ruleHint, of: [defineArrayMember({ type: "object", name: "productsRule", fields: [conditions, products("products", "Products")], preview: { select: { title: "products.0.name" } } })] }),
+        defineField({
+          name: "rules",
+          title: "Rules",
+          type: "array",
+          description: ruleHint,
+          of: [
+            defineArrayMember({
+              type: "object",
+              name: "productsRule",
+              fields: [conditions, products("products", "Products")],
+              preview: { select: { title: "products.0.name" } },
+            }),
+          ],
+        }),
         products("otherwise", "Otherwise"),
       ],
     }),

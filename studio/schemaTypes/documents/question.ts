@@ -15,7 +15,13 @@ export const question = defineType({
       name: "select",
       title: "Visitors choose",
       type: "string",
-      options: { list: [{ title: "One answer", value: "one" }, { title: "Several answers", value: "many" }], layout: "radio" },
+      options: {
+        list: [
+          { title: "One answer", value: "one" },
+          { title: "Several answers", value: "many" },
+        ],
+        layout: "radio",
+      },
     }),
     defineField({ name: "options", title: "Options", type: "array", of: [defineArrayMember({ type: "option" })] }),
     defineField({ name: "minSelected", title: "Least number of choices", type: "number" }),
@@ -30,4 +36,3 @@ export const question = defineType({
     }),
   preview: { select: { title: "field", options: "options" }, prepare: ({ title, options }) => ({ title, subtitle: `${options?.length ?? 0} options` }) },
 });
-

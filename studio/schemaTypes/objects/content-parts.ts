@@ -33,7 +33,13 @@ export const routineVideo = defineType({
   type: "object",
   fields: [
     defineField({ name: "title", title: "Title", type: "string" }),
-    defineField({ name: "file", title: "Video file", type: "file", options: { accept: "video/mp4,video/webm" }, description: "Upload an MP4 or WebM, or give an address below." }),
+    defineField({
+      name: "file",
+      title: "Video file",
+      type: "file",
+      options: { accept: "video/mp4,video/webm" },
+      description: "Upload an MP4 or WebM, or give an address below.",
+    }),
     defineField({ name: "url", title: "Or: a file the app serves", type: "string", description: "e.g. /videos/cleanse.mp4 (ask a developer to add it)." }),
     defineField({ name: "poster", title: "Still picture", type: "contentImage", description: "Shown before it plays. Empty: the illustration." }),
     defineField({ name: "duration", title: "Length", type: "string", description: "m:ss, e.g. 2:40" }),

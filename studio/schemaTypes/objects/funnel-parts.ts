@@ -34,12 +34,26 @@ export const funnelQuestion = defineType({
       name: "select",
       title: "Visitors choose",
       type: "string",
-      options: { list: [{ title: "One answer", value: "one" }, { title: "Several answers", value: "many" }], layout: "radio" },
+      options: {
+        list: [
+          { title: "One answer", value: "one" },
+          { title: "Several answers", value: "many" },
+        ],
+        layout: "radio",
+      },
     }),
     defineField({ name: "options", title: "Options", type: "array", of: [defineArrayMember({ type: "option" })] }),
-    defineField({ name: "minSelected", title: "Least number of choices", type: "number", description: "Several answers only: how many before Continue works (1 if empty)." }),
+    defineField({
+      name: "minSelected",
+      title: "Least number of choices",
+      type: "number",
+      description: "Several answers only: how many before Continue works (1 if empty).",
+    }),
   ],
-  preview: { select: { title: "field", subtitle: "select" }, prepare: ({ title, subtitle }) => ({ title, subtitle: subtitle === "many" ? "several answers" : "one answer" }) },
+  preview: {
+    select: { title: "field", subtitle: "select" },
+    prepare: ({ title, subtitle }) => ({ title, subtitle: subtitle === "many" ? "several answers" : "one answer" }),
+  },
 });
 
 export const condition = defineType({
@@ -49,7 +63,13 @@ export const condition = defineType({
   description: "Either “the answer is one of” or “has been answered”, not both.",
   fields: [
     defineField({ name: "field", title: "Answer name", type: "string", description: FIELD_HINT }),
-    defineField({ name: "anyOf", title: "The answer is one of", type: "array", of: [defineArrayMember({ type: "string" })], description: "Saved values of options." }),
+    defineField({
+      name: "anyOf",
+      title: "The answer is one of",
+      type: "array",
+      of: [defineArrayMember({ type: "string" })],
+      description: "Saved values of options.",
+    }),
     defineField({ name: "answered", title: "Has been answered", type: "boolean" }),
   ],
   preview: {
@@ -76,12 +96,21 @@ export const branch = defineType({
   title: "Way on",
   type: "object",
   fields: [
-    defineField({ name: "when", title: "Only when", type: "array", of: [defineArrayMember({ type: "condition" })], description: "All must hold. Leave empty on the last way on." }),
+    defineField({
+      name: "when",
+      title: "Only when",
+      type: "array",
+      of: [defineArrayMember({ type: "condition" })],
+      description: "All must hold. Leave empty on the last way on.",
+    }),
     defineField({ name: "to", title: "Goes to", type: "target" }),
   ],
   preview: {
     select: { step: "to.step", href: "to.href", when: "when" },
-    prepare: ({ step, href, when }) => ({ title: `→ ${step ? `step ${step}` : (href ?? "?")}`, subtitle: when?.length ? `${when.length} condition(s)` : "always" }),
+    prepare: ({ step, href, when }) => ({
+      title: `→ ${step ? `step ${step}` : (href ?? "?")}`,
+      subtitle: when?.length ? `${when.length} condition(s)` : "always",
+    }),
   },
 });
 
@@ -101,7 +130,10 @@ export const insightRule = defineType({
     defineField({ name: "when", title: "When", type: "array", of: [defineArrayMember({ type: "condition" })] }),
     defineField({ name: "insight", title: "Show", type: "reference", to: [{ type: "insight" }] }),
   ],
-  preview: { select: { title: "insight.title", when: "when" }, prepare: ({ title, when }) => ({ title: title ?? "(no insight)", subtitle: `${when?.length ?? 0} condition(s)` }) },
+  preview: {
+    select: { title: "insight.title", when: "when" },
+    prepare: ({ title, when }) => ({ title: title ?? "(no insight)", subtitle: `${when?.length ?? 0} condition(s)` }),
+  },
 });
 
 export const insightPick = defineType({
@@ -109,7 +141,13 @@ export const insightPick = defineType({
   title: "Which result to show",
   type: "object",
   fields: [
-    defineField({ name: "rules", title: "Rules", type: "array", of: [defineArrayMember({ type: "insightRule" })], description: "Checked top to bottom; the first that matches wins." }),
+    defineField({
+      name: "rules",
+      title: "Rules",
+      type: "array",
+      of: [defineArrayMember({ type: "insightRule" })],
+      description: "Checked top to bottom; the first that matches wins.",
+    }),
     defineField({ name: "otherwise", title: "Otherwise show", type: "reference", to: [{ type: "insight" }] }),
   ],
 });
@@ -143,7 +181,13 @@ export const introStep = defineType({
       name: "features",
       title: "Feature cards",
       type: "array",
-      of: [defineArrayMember({ type: "object", name: "feature", fields: [defineField({ name: "title", type: "string" }), defineField({ name: "text", type: "text", rows: 2 })] })],
+      of: [
+        defineArrayMember({
+          type: "object",
+          name: "feature",
+          fields: [defineField({ name: "title", type: "string" }), defineField({ name: "text", type: "text", rows: 2 })],
+        }),
+      ],
     }),
     defineField({ name: "buttonLabel", title: "Button", type: "string" }),
     defineField({ name: "resetAnswers", title: "Start afresh", type: "boolean", description: "Starting here forgets earlier answers." }),
@@ -172,7 +216,14 @@ export const questionStep = defineType({
       name: "layout",
       title: "Layout",
       type: "string",
-      options: { list: [{ title: "List", value: "list" }, { title: "Cards", value: "cards" }, { title: "Two columns", value: "grid" }], layout: "radio" },
+      options: {
+        list: [
+          { title: "List", value: "list" },
+          { title: "Cards", value: "cards" },
+          { title: "Two columns", value: "grid" },
+        ],
+        layout: "radio",
+      },
     }),
     defineField({ name: "continueLabel", title: "Button", type: "string", description: "{choice} becomes the chosen option's label." }),
     defineField({ name: "autoAdvanceMs", title: "Move on by itself after (ms)", type: "number", description: "One single-choice question only. 0 to 5000." }),
@@ -180,7 +231,13 @@ export const questionStep = defineType({
       name: "continueWhenUnanswered",
       title: "Button before an answer",
       type: "string",
-      options: { list: [{ title: "Shown but disabled", value: "disabled" }, { title: "Hidden", value: "hidden" }], layout: "radio" },
+      options: {
+        list: [
+          { title: "Shown but disabled", value: "disabled" },
+          { title: "Hidden", value: "hidden" },
+        ],
+        layout: "radio",
+      },
     }),
     defineField({ name: "skipLabel", title: "Skip link", type: "string", description: "Multi-choice only." }),
     defineField({ name: "note", title: "Small print", type: "string" }),
@@ -266,11 +323,27 @@ export const resultStep = defineType({
       name: "cta",
       title: "Button",
       type: "object",
-      fields: [defineField({ name: "label", title: "Label", type: "string" }), defineField({ name: "href", title: "Page", type: "string", description: "e.g. /subscribe" })],
+      fields: [
+        defineField({ name: "label", title: "Label", type: "string" }),
+        defineField({ name: "href", title: "Page", type: "string", description: "e.g. /subscribe" }),
+      ],
     }),
   ],
   preview: stepPreview("Result", "title"),
 });
 
-export const funnelParts = [option, funnelQuestion, condition, target, branch, insightRule, insightPick, introStep, questionStep, analysingStep, insightStep, summaryStep, resultStep];
-
+export const funnelParts = [
+  option,
+  funnelQuestion,
+  condition,
+  target,
+  branch,
+  insightRule,
+  insightPick,
+  introStep,
+  questionStep,
+  analysingStep,
+  insightStep,
+  summaryStep,
+  resultStep,
+];

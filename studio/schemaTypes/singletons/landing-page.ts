@@ -13,9 +13,21 @@ export const landingPage = defineType({
     defineField({ name: "headline", title: "Headline", type: "string" }),
     defineField({ name: "subheadline", title: "Subheadline", type: "text", rows: 2 }),
     defineField({ name: "primaryCta", title: "Main button", type: "link" }),
-    defineField({ name: "claims", title: "Claims under the headline", type: "array", description: "Short lines, e.g. “Dermatologist approved”.", of: [defineArrayMember({ type: "string" })] }),
+    defineField({
+      name: "claims",
+      title: "Claims under the headline",
+      type: "array",
+      description: "Short lines, e.g. “Dermatologist approved”.",
+      of: [defineArrayMember({ type: "string" })],
+    }),
     defineField({ name: "claimsHeading", title: "Figures heading", type: "string" }),
-    defineField({ name: "claimStats", title: "Figures", type: "array", description: "The claims as big figures: only ones you can prove.", of: [defineArrayMember({ type: "stat" })] }),
+    defineField({
+      name: "claimStats",
+      title: "Figures",
+      type: "array",
+      description: "The claims as big figures: only ones you can prove.",
+      of: [defineArrayMember({ type: "stat" })],
+    }),
     defineField({ name: "quizzesHeading", title: "Quiz cards heading", type: "string" }),
     defineField({
       name: "quizzes",

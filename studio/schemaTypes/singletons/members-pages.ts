@@ -45,7 +45,13 @@ export const homePage = defineType({
               name: "when",
               title: "Shown when",
               type: "string",
-              options: { list: [{ title: "No streak yet", value: "start" }, { title: "Streak, today not done", value: "continue" }, { title: "Today done", value: "done" }] },
+              options: {
+                list: [
+                  { title: "No streak yet", value: "start" },
+                  { title: "Streak, today not done", value: "continue" },
+                  { title: "Today done", value: "done" },
+                ],
+              },
             }),
             defineField({ name: "text", title: "Line", type: "string" }),
           ],

@@ -18,7 +18,13 @@ export const partnershipsPage = defineType({
   description: "The page for beauty brands (/partnerships). Both buttons go to the booking link in Settings.",
   fields: [
     defineField({ name: "meta", title: "Search and sharing", type: "pageMeta" }),
-    group("hero", "Top of the page", [s("eyebrow", "Eyebrow"), s("headline", "Headline"), paragraph("text", "Text"), s("badge", "Badge"), lines("promises", "Promises", "Short lines under the buttons, e.g. “No SDK needed”.")]),
+    group("hero", "Top of the page", [
+      s("eyebrow", "Eyebrow"),
+      s("headline", "Headline"),
+      paragraph("text", "Text"),
+      s("badge", "Badge"),
+      lines("promises", "Promises", "Short lines under the buttons, e.g. “No SDK needed”."),
+    ]),
     group("problems", "Problems", [s("heading", "Heading"), cards("items", "Problems")]),
     group("features", "Features", [s("heading", "Heading"), cards("items", "Features")]),
     group("demo", "Phone demo", [
@@ -62,10 +68,22 @@ export const partnershipsPage = defineType({
         ],
       }),
     ]),
-    group("brands", "Brand logos", [s("heading", "Heading"), defineField({ name: "logos", title: "Logos", type: "array", description: "Exactly 4.", of: [defineArrayMember({ type: "contentImage" })] })]),
-    group("testimonial", "Testimonial", [defineField({ name: "quote", title: "Quote", type: "text", rows: 3 }), s("name", "Name"), s("role", "Role and company")]),
+    group("brands", "Brand logos", [
+      s("heading", "Heading"),
+      defineField({ name: "logos", title: "Logos", type: "array", description: "Exactly 4.", of: [defineArrayMember({ type: "contentImage" })] }),
+    ]),
+    group("testimonial", "Testimonial", [
+      defineField({ name: "quote", title: "Quote", type: "text", rows: 3 }),
+      s("name", "Name"),
+      s("role", "Role and company"),
+    ]),
     group("finalCta", "Closing box", [s("heading", "Heading"), paragraph("text", "Text"), s("badge", "Badge")]),
-    group("cta", "Button labels", [s("bookDemo", "Book a demo button"), s("seeExample", "See an example button")], "Both buttons open the booking link in Settings."),
+    group(
+      "cta",
+      "Button labels",
+      [s("bookDemo", "Book a demo button"), s("seeExample", "See an example button")],
+      "Both buttons open the booking link in Settings.",
+    ),
   ],
   validation: (rule) => rule.custom(matchesAppSchema(PartnershipsPage)),
   preview: { select: { title: "hero.headline" }, prepare: ({ title }) => ({ title: "Partnerships page", subtitle: title }) },
