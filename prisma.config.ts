@@ -9,7 +9,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { defineConfig } from "prisma/config";
-import { databaseProvider, resolveDatabaseUrl } from "./app/utils/database-url";
+import { databaseProvider, resolveDatabaseUrl } from "./app/utils/database-url.server";
 
 const url = resolveDatabaseUrl(process.env);
 const provider = databaseProvider(url);

@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { readEmbeddedDataset, type Document } from "../app/content/embedded-dataset";
+import { readEmbeddedDataset, type Document } from "../app/content/embedded-dataset.server";
 import { fromSanityDocument, orderLike, sameDocument, toSanityDocument } from "../app/content/sanity-format";
 
 /** The part of @sanity/client these scripts use. */

@@ -12,7 +12,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { resolveDatabaseUrl } from "../app/utils/database-url";
+import { resolveDatabaseUrl } from "../app/utils/database-url.server";
 import { runtimeProblem } from "./runtime-check.mjs";
 
 function fail(message: string, code = 1): never {

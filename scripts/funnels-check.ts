@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { readAppRoutes } from "../app/funnels/app-routes.server";
-import { readEmbeddedDataset } from "../app/content/embedded-dataset";
+import { readEmbeddedDataset } from "../app/content/embedded-dataset.server";
 import { lintContent } from "../app/content/content-lint";
 import { lintFunnels, type FunnelFile } from "../app/funnels/lint";
 import { resolveFunnel } from "../app/funnels/resolve";

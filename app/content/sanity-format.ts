@@ -5,7 +5,7 @@
  * only what a marketer changed. Keys are derived from the item (a step's id, an option's
  * value), so pushing the same files twice writes the same documents. Pure: no I/O.
  */
-import type { Document } from "./embedded-dataset";
+import type { Document } from "./embedded-dataset.server";
 
 /** The Studio's names for the funnel step kinds (studio/schemaTypes/objects/funnel-parts.ts). */
 export const STEP_TYPE_NAMES: Readonly<Record<string, string>> = {

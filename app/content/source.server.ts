@@ -6,7 +6,7 @@
 import { createClient, type SanityClient } from "@sanity/client";
 import { evaluate, parse } from "groq-js";
 import { env } from "~/utils/env.server";
-import { readEmbeddedDataset, type Document } from "./embedded-dataset";
+import { readEmbeddedDataset, type Document } from "./embedded-dataset.server";
 
 export type ContentSource = {
   name: "embedded" | "sanity";

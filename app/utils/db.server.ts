@@ -11,7 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "~/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma-postgresql/client";
-import { databaseProvider, type DatabaseProvider } from "./database-url";
+import { databaseProvider, type DatabaseProvider } from "./database-url.server";
 import { env } from "./env.server";
 import { logger } from "./logger.server";
 

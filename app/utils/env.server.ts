@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { databaseProvider, resolveDataDir, resolveDatabaseUrl } from "./database-url";
+import { databaseProvider, resolveDataDir, resolveDatabaseUrl } from "./database-url.server";
 
 const optionalText = z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().min(1).optional());
 const flag = z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1", "true", "false"]).optional()).transform((v) => v === "1" || v === "true");

@@ -3,7 +3,7 @@
  * each funnel and each of its steps: a funnel added to the dataset is covered without
  * editing the specs.
  */
-import { readEmbeddedDataset } from "../../app/content/embedded-dataset";
+import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import type { Step } from "../../app/funnels/schema";
 
 export type FunnelOutline = { id: string; route: string; steps: { id: string; type: Step["type"] }[] };

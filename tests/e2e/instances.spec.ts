@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { expect, test } from "@playwright/test";
-import { readEmbeddedDataset } from "../../app/content/embedded-dataset";
+import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { toSanityDocument } from "../../app/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
 import { accountMenu, uniqueEmail } from "./accounts";

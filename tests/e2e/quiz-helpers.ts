@@ -5,7 +5,7 @@
  * tests that need a finished quiz use this.
  */
 import { expect, type Page } from "@playwright/test";
-import { readEmbeddedDataset } from "../../app/content/embedded-dataset";
+import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { findStep, nextTarget, type Answers } from "../../app/funnels/engine";
 import { resolveFunnel } from "../../app/funnels/resolve";
 import type { Funnel } from "../../app/funnels/schema";

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { expect, test } from "@playwright/test";
-import { readEmbeddedDataset } from "../../app/content/embedded-dataset";
+import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { toSanityDocument } from "../../app/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
 import { jsEnabled } from "./support";

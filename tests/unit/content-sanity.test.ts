@@ -6,7 +6,7 @@
  */
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { readEmbeddedDataset } from "~/content/embedded-dataset";
+import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
 import { toSanityDocument } from "~/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
 

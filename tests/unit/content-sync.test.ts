@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { createClient } from "@sanity/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readEmbeddedDataset } from "~/content/embedded-dataset";
+import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
 import { fromSanityDocument } from "~/content/sanity-format";
 import { pullContent, pushContent, type ContentClient } from "../../scripts/content-sync";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";

@@ -1,4 +1,4 @@
-import { readEmbeddedDataset, type Document } from "~/content/embedded-dataset";
+import { readEmbeddedDataset, type Document } from "~/content/embedded-dataset.server";
 import { resolveFunnel } from "~/funnels/resolve";
 import type { Funnel } from "~/funnels/schema";
 
