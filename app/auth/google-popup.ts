@@ -16,7 +16,7 @@ export function isAuthMessage(value: unknown): value is AuthMessage {
   return message.type === AUTH_MESSAGE_TYPE && (message.status === "success" || message.status === "error");
 }
 
-/** Window features for a popup of the spec's size centred over the current window. */
+/** Window features for a 500×600 popup centred over the current window. */
 export function popupFeatures(screen: { x: number; y: number; width: number; height: number }): string {
   const left = Math.max(0, Math.round(screen.x + (screen.width - POPUP_WIDTH) / 2));
   const top = Math.max(0, Math.round(screen.y + (screen.height - POPUP_HEIGHT) / 2));

@@ -1,5 +1,5 @@
 /**
- * Route guards, as loader redirects (the spec's route table, Access column), applying the
+ * Route guards, as loader redirects (who may open which page: docs/decisions/0005-accounts.md), applying the
  * session rules of account-state.ts: a full session opens what its role allows, a purchase
  * session only home and the routine it paid for.
  */

@@ -16,7 +16,7 @@ import { moneyFormat } from "~/payments/catalogue";
 
 export type Tier = "monthly" | "annual" | "single_payment";
 
-/** One entitlement as the pages read it (the spec's "subscription check result"). */
+/** One entitlement as the pages read it (what every page needs to decide access and show billing). */
 export type SubscriptionView = {
   subscribed: boolean;
   tier: Tier | null;

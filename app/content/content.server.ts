@@ -192,7 +192,7 @@ export function getLegalPage(slug: LegalPage["slug"]): Promise<LegalPage | null>
   return load(LEGAL_PAGE, { slug }, zodParse(LegalPage));
 }
 
-/** The plan members who own none see (the spec's one active plan), or null when none is marked. */
+/** The plan members who own none see (the one plan marked active), or null when none is marked. */
 export function getDefaultPlan(): Promise<ResolvedPlan | null> {
   return load(DEFAULT_PLAN, {}, zodParse(ResolvedPlan));
 }

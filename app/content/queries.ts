@@ -40,7 +40,7 @@ const PLAN = /* groq */ `{
   }
 }`;
 
-/** The plan shown to members who own none (the spec fetches one active plan). The newest edit wins if two are marked active. */
+/** The plan shown to members who own none (the one plan marked active). The newest edit wins if two are marked active. */
 export const DEFAULT_PLAN = /* groq */ `*[_type == "plan" && isActive == true] | order(_updatedAt desc)[0]${PLAN}`;
 
 export const PLAN_BY_ID = /* groq */ `*[_type == "plan" && _id == $id][0]${PLAN}`;

@@ -192,7 +192,7 @@ function planShape<P extends z.ZodType, F extends z.ZodType, T extends z.ZodType
       _type: z.literal("plan"),
       name: text,
       description: text,
-      /** The plan members who own none see (the spec's one active plan). */
+      /** The plan members who own none see (the one plan marked active). */
       isActive: z.boolean().default(false),
       stepCount: z.number().int().min(1).max(20).default(6),
       /** The quizzes whose answers personalise this plan, most specific first. */

@@ -142,7 +142,7 @@ export type WeekDay = {
   isFuture: boolean;
 };
 
-/** The spec's weeklyCompletions: the member's current week, Monday first. */
+/** The week tracker: the member's current week, Monday first. */
 export function weeklyCompletions(completedDates: Iterable<string>, today: string, frozenDates: Iterable<string> = []): WeekDay[] {
   const done = new Set(completedDates);
   const frozen = new Set(frozenDates);

@@ -2,7 +2,7 @@
  * Completions: which steps a member has done today and which days they finished the
  * routine. Writes are single INSERT ... ON CONFLICT DO NOTHING statements, so a double
  * click, a retried request or two tabs finishing at once record one row, never two, and
- * never fail (the spec: a duplicate counts as done). Every statement here is on the
+ * never fail (a duplicate counts as done). Every statement here is on the
  * player's and home's path, so all of them are hot-path SQL (~/utils/sql.server).
  */
 import crypto from "node:crypto";
@@ -49,7 +49,7 @@ export async function isDoneOn(userId: string, planId: string, date: string): Pr
 
 export type StreakData = { currentStreak: number; freezesHeld: number; weeklyCompletions: WeekDay[]; doneToday: boolean };
 
-/** The spec's streak data for the home page: streak and this week, in the member's days. */
+/** The streak data for the home page: streak and this week, in the member's days. */
 export async function streakData(userId: string, planId: string, today: string): Promise<StreakData> {
   // Dates are tiny strings; a member finishing every day for years still loads in one small query.
   const rows = await queryRows<{ date: string }>(sql`

@@ -18,7 +18,7 @@ import { reminderSettings } from "~/reminders/reminders.server";
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
 
 /**
- * The spec's routing for 'Do Today's Routine': signed out → /login, a plan the member does not
+ * Where 'Do Today's Routine' leads: signed out → /login, a plan the member does not
  * own → its offer page (the default plan's is /subscribe), an owned plan → the player;
  * disabled with no plan.
  */

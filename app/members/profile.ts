@@ -1,5 +1,5 @@
 /**
- * The profile's 'Subscription Details', as rows (pure). The spec: Status (Active or Free),
+ * The profile's 'Subscription Details', as rows (pure): Status (Active or Free),
  * Plan, Price, Started, Next Billing (hidden for single_payment), Access Type
  * ('Lifetime Access' for single_payment), and one action.
  */

@@ -26,7 +26,7 @@ export function moneyFormat(currency: string, fractionDigits?: 0 | 2): Intl.Numb
   return format;
 }
 
-/** "$59" for whole amounts, "$9.99" otherwise (how the spec writes prices). */
+/** "$59" for whole amounts, "$9.99" otherwise (how the offers write prices). */
 export function displayPrice(minor: number, currency = "usd"): string {
   return moneyFormat(currency, minor % 100 === 0 ? 0 : 2).format(minor / 100);
 }
@@ -94,7 +94,7 @@ export function formatCountdown(seconds: number): string {
 export const STANDARD_PRICES: Record<Exclude<Tier, never>, number> = { monthly: 999, annual: 5900, single_payment: 2999 };
 
 /**
- * The spec's plan type derivation (section 4), from a subscription check result:
+ * The plan type, from a subscription check result:
  * tier single_payment gives single_payment; else a plan name containing annual or year
  * gives annual; containing monthly or month gives monthly; else the dollar amount in the
  * price text is matched to a plan price; otherwise none (null).

@@ -117,7 +117,7 @@ export const Offer = z
     funnels: z.array(id).default([]),
     /** The routine plan every plan of this offer unlocks (a plan document). */
     routinePlan: Reference,
-    /** Seconds on the countdown (the spec's 599); none when the page has no countdown. */
+    /** Seconds on the countdown (599 on the skincare offer); none when the page has no countdown. */
     countdownSeconds: z
       .number()
       .int()

@@ -1,6 +1,6 @@
 /**
- * /partnerships: the business landing page, open to everyone. One page combining the spec's
- * two layouts; every text from the "page-partnerships" document, the booking link from site
+ * /partnerships: the business landing page, open to everyone. One page combining the
+ * brand pitch and the partnership form; every text from the "page-partnerships" document, the booking link from site
  * settings. It draws its own footer (Terms, Privacy, copyright).
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

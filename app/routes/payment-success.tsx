@@ -46,7 +46,7 @@ function Support({ email }: { email: string }) {
   );
 }
 
-/** The spec's lines, naming the routine plan the purchase unlocked. */
+/** The success lines, naming the routine plan the purchase unlocked. */
 function paidText(tier: string, routinePlan: string | null): string {
   if (tier === "single_payment") {
     return `Your ${routinePlan ? `${routinePlan} routine` : "Personalized Makeup Routine"} is now active with lifetime access! We're sending you access details via email.`;

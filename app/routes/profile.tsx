@@ -25,7 +25,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const entitlements = await entitlementsOf(user.id).catch((error) => {
-    // The spec: a subscription check error on the profile is logged only.
+    // A subscription check error on the profile is logged only: the page still shows what it can.
     logger.error({ err: error }, "[profile] subscription check failed");
     return [];
   });

@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function TutorialStepPage() {
   const { planName, step, total, percent, previousHref, footer } = useLoaderData<typeof loader>();
 
-  // A new step starts at the top of the page (the spec), also when only the data changed.
+  // A new step starts at the top of the page, also when only the data changed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the step number is what changes the page, not a value the effect reads
   useEffect(() => {
     window.scrollTo({ top: 0 });

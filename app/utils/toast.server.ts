@@ -1,6 +1,6 @@
 /**
  * Toasts that survive a redirect: a signed, one-minute flash cookie read (and cleared)
- * by the root loader. Texts come from the spec's error catalogue.
+ * by the root loader. Texts are the fixed messages each error shows (toast titles and lines).
  */
 import { signedCookie } from "~/utils/cookies.server";
 import { z } from "zod";

@@ -201,7 +201,7 @@ function Timed({ text }: { text: string }) {
   );
 }
 
-/** A link to a plan card that also selects it (the spec's scroll buttons). */
+/** A link to a plan card that also selects it (the offer's buttons that scroll to the plans). */
 /** "Unlock …" under locked content: scrolls to (and selects) the plan it names. */
 function UnlockButton({ unlock }: { unlock: { href: string; label: string } }) {
   return (
