@@ -74,7 +74,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <Stylesheet nonce={nonce} />
         <Links />
         {/* The browser's time zone, so "today" is the member's own day (see app/members/time-zone.server.ts). */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, allowed by this response's CSP nonce */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }} />
         <MetaPixelScript bootstrap={data?.pixelBootstrap ?? null} nonce={nonce} />
       </head>

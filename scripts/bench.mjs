@@ -66,7 +66,9 @@ async function waitForServer() {
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${base}/`)).ok) return;
-    } catch {}
+    } catch {
+      // Not listening yet: try again.
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error("the server did not start");

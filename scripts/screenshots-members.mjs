@@ -30,7 +30,9 @@ process.on("exit", () => server.kill("SIGTERM"));
 for (let i = 0; ; i++) {
   try {
     if ((await fetch(`${base}/`)).ok) break;
-  } catch {}
+  } catch {
+    // Not listening yet: try again.
+  }
   if (i > 200) throw new Error("server did not start");
   await new Promise((r) => setTimeout(r, 250));
 }

@@ -12,6 +12,7 @@
 const BASE = "http://same-origin.invalid";
 
 /** Characters a browser strips or reinterprets inside a URL. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const LOOSE = /[\u0000-\u001f\u007f\\]/;
 
 /** Percent-decoded until stable (so "%252F" cannot hide a "/"), or null when malformed. */

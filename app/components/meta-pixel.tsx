@@ -15,7 +15,6 @@ declare global {
  */
 export function MetaPixelScript({ bootstrap, nonce }: { bootstrap: string | null; nonce?: string }) {
   if (!bootstrap) return null;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant bootstrap, allowed by this response's CSP nonce
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: bootstrap }} />;
 }
 
@@ -23,7 +22,6 @@ export function MetaPixelScript({ bootstrap, nonce }: { bootstrap: string | null
 export function MetaPixelEvents({ pixelId }: { pixelId: string | null }) {
   const events = useMatches().flatMap((match) => (match.data as { pixelEvents?: PixelEvent[] } | undefined)?.pixelEvents ?? []);
   const key = events.map((e) => e.eventId).join(",");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `events`; fire again only when the set of events changes
   useEffect(() => {
     if (!pixelId || !window.fbq) return;
     const sent = (window.__gcPixelSent ??= new Set());
@@ -32,6 +30,8 @@ export function MetaPixelEvents({ pixelId }: { pixelId: string | null }) {
       sent.add(event.eventId);
       window.fbq("track", event.name, event.params, { eventID: event.eventId });
     }
+    // `key` stands for `events`: fire again only when the set of events changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pixelId, key]);
   return null;
 }

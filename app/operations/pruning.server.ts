@@ -55,7 +55,6 @@ export async function pruneExpiredData(at: Date = now()): Promise<Pruned> {
 
 /** Prunes now and then every `everyMs`; returns the function that stops it. */
 export function startPruning(everyMs: number = PRUNE_EVERY_MS): () => void {
-  // biome-ignore lint/correctness/noUnusedVariables: read by `??=` below, so one run at a time
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= pruneExpiredData()

@@ -189,7 +189,6 @@ export async function runDueReminders(at: Date = now(), send: Send = sendEmail):
 
 /** Runs due reminders now and then every `everyMs`; returns the function that stops it. */
 export function startReminders(everyMs: number = REMINDERS_EVERY_MS): () => void {
-  // biome-ignore lint/correctness/noUnusedVariables: read by `??=` below, so one run at a time
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= runDueReminders()

@@ -41,7 +41,6 @@ export default function TutorialStepPage() {
   const { planName, step, total, percent, previousHref, footer } = useLoaderData<typeof loader>();
 
   // A new step starts at the top of the page, also when only the data changed.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the step number is what changes the page, not a value the effect reads
   useEffect(() => {
     window.scrollTo({ top: 0 });
   }, [step.number]);

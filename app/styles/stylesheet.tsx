@@ -18,6 +18,5 @@ export const StylesheetTextContext = createContext<string | undefined>(undefined
 export function Stylesheet({ nonce }: { nonce: string | undefined }) {
   const text = useContext(StylesheetTextContext);
   if (import.meta.env.DEV) return <link rel="stylesheet" href={stylesheetHref} />;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: our own built stylesheet, allowed by this response's CSP nonce
   return <style nonce={nonce} data-href={stylesheetHref} dangerouslySetInnerHTML={{ __html: text ?? "" }} suppressHydrationWarning />;
 }

@@ -19,6 +19,7 @@ function expectOwnOrigin(location: string | undefined, base: string, what: strin
   expect(resolved.origin, `${what} → ${location}`).toBe(new URL(base).origin);
   // Browsers strip tabs and newlines and treat "\" as "/": the raw header must be a plain path too.
   expect(location, what).toMatch(/^\/(?![/\\])/);
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   expect(location, what).not.toMatch(/[\u0000-\u001f\\]/);
 }
 

@@ -244,7 +244,8 @@ export function VideoPlayer({ video, className = "" }: { video: Video; className
   // Captions from another origin (the CMS's file CDN) load only in CORS mode.
   const crossOrigin = /^https?:\/\//.test(video.src) || (video.captions && /^https?:\/\//.test(video.captions.src)) ? "anonymous" : undefined;
   return (
-    // biome-ignore lint/a11y/useMediaCaption: the captions track is added whenever the content has one (the Studio asks for it)
+    // The captions track is added whenever the content has one (the Studio asks for it).
+    // eslint-disable-next-line jsx-a11y/media-has-caption
     <video
       controls
       preload="metadata"
