@@ -12,6 +12,7 @@ import { LONGEST_WINDOW_MS } from "~/auth/rate-limit.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
+import { repeatEvery } from "./repeat.server";
 
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export const LOGIN_TOKEN_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -55,20 +56,7 @@ export async function pruneExpiredData(at: Date = now()): Promise<Pruned> {
 
 /** Prunes now and then every `everyMs`; returns the function that stops it. */
 export function startPruning(everyMs: number = PRUNE_EVERY_MS): () => void {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= pruneExpiredData()
-      .then((pruned) => {
-        if (pruned.sessions + pruned.loginTokens + pruned.rateLimitHits + pruned.rateLimitKeys > 0) logger.info({ pruned }, "[prune] removed expired data");
-      })
-      .catch((error) => logger.error({ err: error }, "[prune] failed; trying again at the next run"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  // Pruning never keeps the process alive.
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatEvery("prune", pruneExpiredData, everyMs, (pruned) => {
+    if (pruned.sessions + pruned.loginTokens + pruned.rateLimitHits + pruned.rateLimitKeys > 0) logger.info({ pruned }, "[prune] removed expired data");
+  });
 }

@@ -27,6 +27,7 @@ import { followedPlanId, ownedPlanIds } from "~/members/plans.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
+import { repeatEvery } from "~/operations/repeat.server";
 import { execute, queryRows, sql } from "~/utils/sql.server";
 import { routineLink, unsubscribeLink } from "./links.server";
 import { isReminderHour, nextReminderAt, retryDelayMs } from "./schedule";
@@ -189,19 +190,7 @@ export async function runDueReminders(at: Date = now(), send: Send = sendEmail):
 
 /** Runs due reminders now and then every `everyMs`; returns the function that stops it. */
 export function startReminders(everyMs: number = REMINDERS_EVERY_MS): () => void {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= runDueReminders()
-      .then((counts) => {
-        if (Object.keys(counts).length > 0) logger.info({ reminders: counts }, "[reminders] ran due reminders");
-      })
-      .catch((error) => logger.error({ err: error }, "[reminders] run failed; trying again at the next run"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatEvery("reminders", runDueReminders, everyMs, (counts) => {
+    if (Object.keys(counts).length > 0) logger.info({ reminders: counts }, "[reminders] ran due reminders");
+  });
 }
