@@ -2,8 +2,8 @@
 // production build with embedded defaults (no environment variables required), in one
 // process or WEB_CONCURRENCY worker processes (scripts/serve.mjs).
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
+import { buildIfStale } from "./build-if-stale.mjs";
 import { exitOnRuntimeProblem } from "./runtime-check.mjs";
 
 process.env.NODE_ENV = "production";
@@ -16,22 +16,7 @@ process.chdir(root);
 // Before migrations: they use the same driver, and would fail with only "External error id#0".
 exitOnRuntimeProblem();
 
-function newestMtime(entry) {
-  if (!fs.existsSync(entry)) return 0;
-  const stat = fs.statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
-}
-
-const builtAt = newestMtime("build/server/index.js");
-const sources = ["app", "public", "vite.config.ts", "package-lock.json", "prisma/schema.prisma"];
-if (!fs.existsSync("app/generated/prisma/client.ts") || !fs.existsSync("app/generated/prisma-postgresql/client.ts")) {
-  execFileSync(process.execPath, ["scripts/db.mjs", "generate"], { stdio: "inherit" });
-}
-if (builtAt === 0 || sources.some((source) => newestMtime(source) > builtAt)) {
-  console.log("Building the app…");
-  execFileSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
-}
+buildIfStale();
 
 // The migrations of the database DATABASE_URL names (prisma.config.ts picks SQLite's or
 // PostgreSQL's), once, before any worker starts.

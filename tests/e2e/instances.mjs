@@ -8,6 +8,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { buildIfStale } from "../../scripts/build-if-stale.mjs";
 import { startRoundRobinProxy } from "./round-robin-proxy.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -31,7 +32,7 @@ if (instances === 1) {
 } else {
   // Migrations once, then the instances: none of them migrates or builds.
   execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
-  if (!fs.existsSync("build/server/index.js")) execFileSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
+  buildIfStale();
   const upstreams = [];
   const children = [];
   for (let i = 1; i <= instances; i++) {

@@ -27,6 +27,11 @@ test.describe.configure({ mode: "serial" });
 // One pair serves the whole file; the browser projects would only repeat it.
 test.skip(({ isMobile, javaScriptEnabled }) => isMobile || !javaScriptEnabled, "desktop project only");
 
+// The pair's request counts live in the suite's database: beside the other suites' requests
+// from 127.0.0.1 its low limit would be spent by them. Behind its load balancer it sees this
+// browser at an address of its own.
+test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.201.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}` } });
+
 let fake: FakeSanity;
 const servers: ChildProcess[] = [];
 const [A, B] = [`http://127.0.0.1:${BASE_PORT}`, `http://127.0.0.1:${BASE_PORT + 1}`];
@@ -52,16 +57,27 @@ function startInstance(port: number, script: string): ChildProcess {
       REQUEST_LIMIT_PER_MINUTE: String(REQUEST_LIMIT),
       TRUST_PROXY: "1",
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  // Each instance's log is kept, and printed when a test fails: an answer of 500 says nothing
+  // about its cause in the browser.
+  const log = { port, text: "" };
+  child.stdout!.on("data", (chunk) => (log.text += chunk));
+  child.stderr!.on("data", (chunk) => (log.text += chunk));
   child.on("exit", (code) => {
-    if (code) console.error(`instance on ${port} exited ${code}:\n${stderr}`);
+    if (code) console.error(`instance on ${port} exited ${code}:\n${log.text}`);
   });
+  logs.push(log);
   servers.push(child);
   return child;
 }
+
+const logs: { port: number; text: string }[] = [];
+
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const log of logs) console.error(`--- instance on ${log.port} ---\n${log.text.split("\n").slice(-60).join("\n")}`);
+});
 
 async function waitFor(base: string, child: ChildProcess) {
   for (let i = 0; ; i++) {
