@@ -7,8 +7,11 @@ import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { identifyVisitor, rememberLanding } from "~/analytics/visitor.server";
 import { newNonce } from "~/security/headers.server";
+import type { PlainPage } from "~/security/plain-page.server";
+import { isSingleFetchRequest, sendDocumentReload } from "~/security/single-fetch-reload.server";
 import { limitRequest, tooManyRequestsPage } from "~/security/request-limits.server";
 import { env } from "~/utils/env.server";
+import { pathOf } from "~/utils/logger.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -44,9 +47,27 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
  * requests (app/security/request-limits.server.ts); otherwise lets the request through.
  */
 export async function limitRequests(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {
+  if (req.method === "GET" && pathOf(req.url) === TOO_MANY_REQUESTS_PATH) return sendPage(res, tooManyRequestsPage(retryAtFrom(req.url)));
   const retryAt = await limitRequest(req, clientIp(req));
   if (!retryAt) return next();
   const page = tooManyRequestsPage(retryAt);
+  // A form sent by the app's JavaScript is told to open the same page as a document.
+  if (isSingleFetchRequest(req.url))
+    return sendDocumentReload(res, req.method, `${TOO_MANY_REQUESTS_PATH}?until=${retryAt.getTime()}`, { "Retry-After": page.headers["Retry-After"] });
+  sendPage(res, page);
+}
+
+/** Where a page whose form was refused by the request limit is sent (JavaScript on). */
+const TOO_MANY_REQUESTS_PATH = "/too-many-requests";
+
+/** The time the link names, within the next hour (anything else: a minute from now). */
+function retryAtFrom(url: string | undefined): Date {
+  const until = Number(new URL(url ?? "/", "http://x").searchParams.get("until"));
+  const at = Date.now();
+  return Number.isFinite(until) && until > at && until <= at + 3_600_000 ? new Date(until) : new Date(at + 60_000);
+}
+
+function sendPage(res: ServerResponse, page: PlainPage): void {
   res.writeHead(page.status, page.headers);
   res.end(page.body);
 }

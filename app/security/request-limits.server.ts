@@ -52,13 +52,23 @@ async function requester(cookieHeader: string | undefined, ip: string): Promise<
 const digest = (value: string) => crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
 
 /**
+ * The form a request posts to: the app's JavaScript posts `/login` as `/login.data` (and `/` as
+ * `/_root.data`), and both must count against one limit.
+ */
+export function endpointOf(url: string | undefined): string {
+  const path = (url ?? "/").split("?")[0];
+  if (path === "/_root.data") return "/";
+  return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
+}
+
+/**
  * Counts a request. Resolves to null when it may go on, else the time it may be retried.
  * `ip` is the client address as the app sees it (load-context's rules on X-Forwarded-For).
  */
 export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" | "headers">, ip: string, at = Date.now()): Promise<Date | null> {
   // POST is the one changing method the app answers (request-guard.server.ts refuses the rest).
   if (req.method !== "POST") return null;
-  const path = (req.url ?? "/").split("?")[0];
+  const path = endpointOf(req.url);
   if (path.startsWith("/webhooks/")) return null;
   const windowStart = at - (at % WINDOW_MS);
   pruneOldWindows(windowStart);

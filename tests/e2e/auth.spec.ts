@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { accountMenu, requestSignInEmail, signIn, uniqueEmail, useOwnIp } from "./accounts";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { GOOGLE_TEST_USER } from "./oauth-server";
-import { hydrated, jsEnabled } from "./support";
+import { hydrated, jsEnabled, withinOneLimitWindow } from "./support";
 
 test.beforeEach(async ({ context }) => {
   await useOwnIp(context);
@@ -171,6 +171,18 @@ test.describe("e-mail link sign-in", () => {
     expect(response.status()).toBe(429);
     expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
     expect(await response.text()).toContain("Too many sign-in e-mails");
+  });
+
+  test("over the request limit, the sign-in form shows 'Too many requests', with or without JavaScript", async ({ page }, testInfo) => {
+    // One visitor may post 30 times a minute to one endpoint; the form's own post is the 31st.
+    await withinOneLimitWindow();
+    for (let i = 0; i < 30; i++) await page.context().request.post("/login", { form: { email: "" }, maxRedirects: 0 });
+    await page.goto("/login");
+    await hydrated(page, testInfo);
+    await page.getByLabel("E-mail").fill("someone@example.com");
+    await page.getByRole("button", { name: "Send Magic Link" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Too many requests" })).toBeVisible();
+    await expect(page.getByText(/Please wait a moment and try again in a minute\./)).toBeVisible();
   });
 
   test("the honeypot answers like a real send but sends nothing", async ({ page }, testInfo) => {

@@ -26,6 +26,13 @@ describe("request limits on changing requests", () => {
     expect(await limitRequest(post("/login"), "10.0.0.1", AT + 60_000)).toBeNull();
   });
 
+  it("counts a form's JavaScript post (/login.data, /_root.data) against the same endpoint as the plain post", async () => {
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post(i % 2 ? "/login.data" : "/login"), "10.0.0.3", AT + i)).toBeNull();
+    expect(await limitRequest(post("/login.data?index"), "10.0.0.3", AT + 100)).not.toBeNull();
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post(i % 2 ? "/_root.data" : "/"), "10.0.0.4", AT + i)).toBeNull();
+    expect(await limitRequest(post("/"), "10.0.0.4", AT + 100)).not.toBeNull();
+  });
+
   it("counts requests sent at once exactly (one statement per request, no check-then-write)", async () => {
     const results = await Promise.all(Array.from({ length: LIMITS.perEndpoint + 10 }, () => limitRequest(post("/login"), "10.0.0.5", AT)));
     expect(results.filter((retryAt) => retryAt !== null)).toHaveLength(10);
