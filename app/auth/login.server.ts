@@ -1,39 +1,31 @@
 /**
- * What the sign-in forms do: send a link, sign in with a password or a code. Routes call
- * these and turn the outcome into a response. Every successful sign-in finishes in
+ * What the sign-in forms do: send a link, sign in with a password or a code. They take
+ * validated input and answer where to go next (`Go`, with the cookies to set) or why not
+ * (`Refusal`); routes turn those into responses. Every successful sign-in finishes in
  * completeSignIn() (sign-in.server.ts).
  */
-import { redirect } from "@remix-run/node";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader, type Toast } from "~/utils/toast.server";
 import { passwordUsable } from "./account-state";
 import { authenticator, authSessionStorage, whileSending } from "./authenticator.server";
 import { hashPassword, randomSecret, sha256, verifyPassword } from "./crypto.server";
 import { claimCode, TOKEN_MESSAGES, type PendingRegistration } from "./login-tokens.server";
-import { codeGuessLimits, passwordGuessLimits, retryAfterSeconds, retryAfterText, signInEmailLimits, tryAcquire } from "./rate-limit.server";
+import { codeGuessLimits, passwordGuessLimits, retryAfterText, signInEmailLimits, tryAcquire } from "./rate-limit.server";
 import { safeRedirect } from "./redirect";
 import { completeSignIn, type SignInIdentity } from "./sign-in.server";
-import { EmailAddress, findUserByEmail } from "./users.server";
-
-export type FormOutcome = { status: number; error: string; field?: string; headers?: HeadersInit };
+import { findUserByEmail } from "./users.server";
 
 export const MAGIC_LINK_SENT = { title: "Magic link sent!", description: "Check your email and click the link to access your skincare plan." } as const;
 export const CONFIRMATION_SENT = { title: "Check your e-mail", description: "Open the link we sent you to finish creating your account." } as const;
 
-export function tooMany(retryAt: Date, what: string): FormOutcome {
-  return {
-    status: 429,
-    error: `Too many ${what}. Please try again ${retryAfterText(retryAt)}.`,
-    headers: { "Retry-After": String(retryAfterSeconds(retryAt)) },
-  };
+export function tooMany(retryAt: Date, what: string): Refusal {
+  return refusal(429, `Too many ${what}. Please try again ${retryAfterText(retryAt)}.`, { retryAt });
 }
 
 /** Finishes a proven sign-in on this browser (a fresh full session) and goes on. */
-export async function signedIn(identity: SignInIdentity, to: string, extraCookies: string[] = []): Promise<Response> {
+export async function signedIn(identity: SignInIdentity, to: string, extraCookies: string[] = []): Promise<Go> {
   const { sessionCookie } = await completeSignIn(identity);
-  const headers = new Headers();
-  headers.append("Set-Cookie", sessionCookie);
-  for (const cookie of extraCookies) headers.append("Set-Cookie", cookie);
-  return redirect(to, { status: 303, headers });
+  return go(to, [sessionCookie, ...extraCookies]);
 }
 
 /** Why the 'Check Your Email!' page is shown: after a sign-in link, or after signing up. */
@@ -65,16 +57,15 @@ async function rememberPendingEmail(
   return [...cookies.filter((cookie) => cookie !== own), await authSessionStorage.commitSession(session)];
 }
 
+export const CHECK_EMAIL_PATH = "/login/check-email";
+
 /** The 'Check Your Email!' page, with the pending e-mail remembered and a toast. */
 async function checkEmailAnswer(
   request: Request,
   input: { cookies?: string[]; email: string; purpose: CheckEmailPurpose; registrationSecret: string | null; toast: Toast },
-): Promise<Response> {
-  const headers = new Headers();
-  for (const cookie of await rememberPendingEmail(request, input.cookies ?? [], input.email, input.purpose, input.registrationSecret))
-    headers.append("Set-Cookie", cookie);
-  headers.append("Set-Cookie", await toastHeader(input.toast));
-  return redirect("/login/check-email", { status: 303, headers });
+): Promise<Go> {
+  const remembered = await rememberPendingEmail(request, input.cookies ?? [], input.email, input.purpose, input.registrationSecret);
+  return go(CHECK_EMAIL_PATH, [...remembered, await toastHeader(input.toast)]);
 }
 
 type LinkEmail = {
@@ -108,36 +99,31 @@ async function sendLinkEmail(input: LinkEmail): Promise<string[]> {
 }
 
 /** A failed send: back to /login with the catalogue's error toast. */
-async function sendFailed(error: unknown, redirectTo: string): Promise<Response> {
+async function sendFailed(error: unknown, redirectTo: string): Promise<Go> {
   const message = error instanceof Error && error.message ? error.message : "Failed to send magic link. Please try again.";
-  return redirect(`/login?${new URLSearchParams({ redirectTo })}`, {
-    status: 303,
-    headers: { "Set-Cookie": await toastHeader({ title: "Error", description: message, variant: "destructive" }) },
-  });
+  return go(`/login?${new URLSearchParams({ redirectTo })}`, [await toastHeader({ title: "Error", description: message, variant: "destructive" })]);
 }
 
 /**
- * Sends a sign-in link (or, for a bot that filled the honeypot, pretends to). The
- * answer is the same whether or not the address has an account.
+ * Sends a sign-in link to a valid address (or, for a bot that filled the honeypot, pretends
+ * to). The answer is the same whether or not the address has an account.
  */
 export async function sendSignInLink(input: {
   request: Request;
-  email: unknown;
+  email: string;
   redirectTo: unknown;
-  honeypot: unknown;
+  honeypotFilled: boolean;
   clientIp: string;
-}): Promise<Response | FormOutcome> {
-  const email = EmailAddress.safeParse(typeof input.email === "string" ? input.email : "");
-  if (!email.success) return { status: 400, field: "email", error: email.error.issues[0].message };
+}): Promise<Go | Refusal> {
   const redirectTo = safeRedirect(input.redirectTo);
-  const answer = { email: email.data, purpose: "sign-in" as const, registrationSecret: null, toast: MAGIC_LINK_SENT };
+  const answer = { email: input.email, purpose: "sign-in" as const, registrationSecret: null, toast: MAGIC_LINK_SENT };
 
-  if (input.honeypot) return checkEmailAnswer(input.request, answer);
+  if (input.honeypotFilled) return checkEmailAnswer(input.request, answer);
 
-  const limit = await tryAcquire(signInEmailLimits(email.data, input.clientIp));
+  const limit = await tryAcquire(signInEmailLimits(input.email, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "sign-in e-mails");
   try {
-    const cookies = await sendLinkEmail({ request: input.request, email: email.data, redirectTo, kind: "sign-in" });
+    const cookies = await sendLinkEmail({ request: input.request, email: input.email, redirectTo, kind: "sign-in" });
     return checkEmailAnswer(input.request, { ...answer, cookies });
   } catch (error) {
     return sendFailed(error, redirectTo);
@@ -154,7 +140,7 @@ export async function sendRegistrationEmail(input: {
   name: string;
   passwordHash: string;
   accountExists: boolean;
-}): Promise<Response> {
+}): Promise<Go> {
   // Kept in this browser's cookie; the link carries only its hash.
   const registrationSecret = randomSecret();
   const answer = { email: input.email, purpose: "registration" as const, registrationSecret, toast: CONFIRMATION_SENT };
@@ -215,7 +201,7 @@ export async function signedInWithEmail(
   request: Request,
   claim: { email: string; redirectTo: string | null; registration: PendingRegistration | null },
   proof: "email-link" | "email-code",
-): Promise<Response> {
+): Promise<Go> {
   const registration = await confirmedRegistration(request, claim.registration);
   const toast = claim.registration ? [await toastHeader(registration ? ACCOUNT_CREATED : PASSWORD_NOT_KEPT)] : [];
   return signedIn({ email: claim.email, proof, confirmedRegistration: registration }, safeRedirect(claim.redirectTo), toast);
@@ -230,46 +216,45 @@ function decoyHash(): Promise<string> {
   return decoy;
 }
 
-export async function signInWithPassword(input: { email: unknown; password: unknown; redirectTo: unknown; clientIp: string }): Promise<Response | FormOutcome> {
-  const email = EmailAddress.safeParse(typeof input.email === "string" ? input.email : "");
-  if (!email.success) return { status: 400, field: "email", error: email.error.issues[0].message };
-  if (typeof input.password !== "string" || input.password.length === 0) return { status: 400, field: "password", error: "Please enter your password." };
-  if (input.password.length > 200) return { status: 400, field: "password", error: WRONG_PASSWORD };
+/** Signs in with a valid address and a typed password (at most 200 characters: longer is never right). */
+export async function signInWithPassword(input: { email: string; password: string; redirectTo: unknown; clientIp: string }): Promise<Go | Refusal> {
+  if (input.password.length > 200) return refusal(400, WRONG_PASSWORD, { field: "password" });
 
-  const limit = await tryAcquire(passwordGuessLimits(email.data, input.clientIp));
+  const limit = await tryAcquire(passwordGuessLimits(input.email, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "sign-in attempts");
 
   // The same work whether or not the address has an account, or a password: the answer's
   // timing tells nobody which.
-  const user = await findUserByEmail(email.data);
+  const user = await findUserByEmail(input.email);
   const usable = passwordUsable(user);
   const matches = await verifyPassword(input.password, usable ? user.passwordHash : await decoyHash());
-  if (!usable || !matches) return { status: 400, error: WRONG_PASSWORD };
-  return signedIn({ email: email.data, proof: "password" }, safeRedirect(input.redirectTo));
+  if (!usable || !matches) return refusal(400, WRONG_PASSWORD);
+  return signedIn({ email: input.email, proof: "password" }, safeRedirect(input.redirectTo));
 }
 
-export async function signInWithCode(input: { request: Request; code: unknown; clientIp: string }): Promise<Response | FormOutcome> {
+/** Signs in with the code from the e-mail this browser last asked for (a well-formed code: see CODE_SHAPE). */
+export async function signInWithCode(input: { request: Request; code: string; clientIp: string }): Promise<Go | Refusal> {
   const pending = await pendingEmail(input.request);
-  if (!pending) return redirect("/login", 303);
-  const code = typeof input.code === "string" ? input.code.trim() : "";
-  if (!/^[A-Za-z0-9 -]{6,9}$/.test(code)) return { status: 400, field: "code", error: "Please enter the 6-character code from the e-mail." };
+  if (!pending) return go("/login");
 
   const limit = await tryAcquire(codeGuessLimits(pending.email, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "codes tried");
 
-  const result = await claimCode(pending.email, code);
+  const result = await claimCode(pending.email, input.code);
   if (result.ok) return signedInWithEmail(input.request, result, "email-code");
   if (result.state === "wrong-code") {
-    return {
-      status: 400,
-      field: "code",
-      error: result.attemptsLeft > 0 ? `That code doesn't match. ${result.attemptsLeft} ${result.attemptsLeft === 1 ? "try" : "tries"} left.` : CODE_RETIRED,
-    };
+    const message =
+      result.attemptsLeft > 0 ? `That code doesn't match. ${result.attemptsLeft} ${result.attemptsLeft === 1 ? "try" : "tries"} left.` : CODE_RETIRED;
+    return refusal(400, message, { field: "code" });
   }
-  if (result.state === "code-retired") return { status: 400, field: "code", error: CODE_RETIRED };
+  if (result.state === "code-retired") return refusal(400, CODE_RETIRED, { field: "code" });
   const message = TOKEN_MESSAGES[result.state === "valid" ? "used" : result.state];
-  return { status: 410, error: `${message.title}. ${message.text}` };
+  return refusal(410, `${message.title}. ${message.text}`);
 }
+
+/** What a typed code may look like (six characters; spaces or dashes between groups are forgiven). */
+export const CODE_SHAPE = /^[A-Za-z0-9 -]{6,9}$/;
+export const CODE_FORMAT_MESSAGE = "Please enter the 6-character code from the e-mail.";
 
 const CODE_RETIRED =
   "That code doesn't match, and after five wrong tries it can't be used any more. The link in the same e-mail still works, or send yourself a new one.";

@@ -3,6 +3,7 @@
  * that follow links spend nothing); pressing 'Sign in as ...' spends it.
  */
 import { env } from "~/utils/env.server";
+import type { Go } from "~/utils/outcome";
 import { authenticator, LinkError, readLinkToken } from "./authenticator.server";
 import { inspectLink, type LinkPurpose, type TokenState } from "./login-tokens.server";
 import { signedInWithEmail } from "./login.server";
@@ -32,7 +33,8 @@ export function statusFor(state: TokenState): number {
   return state === "malformed" ? 400 : state === "valid" ? 200 : 410;
 }
 
-export async function spendLink(request: Request, token: string, id: string): Promise<Response | LinkView> {
+/** Signs in with the link (`Go`), or says why it cannot be used. */
+export async function spendLink(request: Request, token: string, id: string): Promise<Go | LinkView> {
   const view = await checkLink(token, id);
   if (view.state !== "valid") return view;
 

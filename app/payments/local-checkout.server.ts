@@ -3,13 +3,13 @@
  * Completing it runs the same fulfilment as a Stripe 'checkout.session.completed' webhook.
  * Only the browser that started a checkout can see or complete it.
  */
-import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/auth/redirect";
 import type { SessionUser } from "~/auth/users.server";
 import { EmailAddress } from "~/auth/users.server";
 import { entitlementsOf, ownedEntitlement } from "~/billing/entitlements.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { displayPrice, intervalOf, type Tier } from "./catalogue";
 import { fulfilCheckout } from "./fulfilment.server";
 
@@ -36,12 +36,16 @@ function billingText(tier: Tier): string {
   return interval ? `Billed every ${interval}, renews automatically` : "One-time payment, lifetime access";
 }
 
-/** The order to show, or a redirect when this checkout is already finished; null: not found. */
-export async function openLocalCheckout(id: string, visitorId: string, user: SessionUser | null): Promise<LocalCheckoutView | Response | null> {
+function paymentSuccess(id: string): Go {
+  return go(`/payment-success?session_id=${encodeURIComponent(id)}`);
+}
+
+/** The order to show, or where to go when this checkout is already finished; null: not found. */
+export async function openLocalCheckout(id: string, visitorId: string, user: SessionUser | null): Promise<LocalCheckoutView | Go | null> {
   const row = await findOwn(id, visitorId);
   if (!row) return null;
-  if (row.status === "complete") return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`);
-  if (row.status === "canceled") return redirect(safeRedirect(row.cancelPath, "/"));
+  if (row.status === "complete") return paymentSuccess(row.id);
+  if (row.status === "canceled") return go(safeRedirect(row.cancelPath, "/"));
   return {
     id: row.id,
     planName: row.planName,
@@ -52,30 +56,30 @@ export async function openLocalCheckout(id: string, visitorId: string, user: Ses
   };
 }
 
-export type CompleteOutcome = Response | { status: number; error: string; field?: "email" } | null;
-
-export async function completeLocalCheckout(input: { id: string; visitorId: string; user: SessionUser | null; email: unknown }): Promise<CompleteOutcome> {
+/** Pays a checkout of this browser's (null: no such checkout here). */
+export async function completeLocalCheckout(input: { id: string; visitorId: string; user: SessionUser | null; email?: string }): Promise<Go | Refusal | null> {
   const row = await findOwn(input.id, input.visitorId);
   if (!row) return null;
-  if (row.status === "canceled") return redirect(safeRedirect(row.cancelPath, "/"), 303);
+  if (row.status === "canceled") return go(safeRedirect(row.cancelPath, "/"));
   if (row.status !== "complete") {
     // Signed in (or signed in when the checkout began): the account's address, whatever the form says.
     const fixed = input.user?.email ?? row.email;
-    const email = EmailAddress.safeParse(fixed ?? (typeof input.email === "string" ? input.email : ""));
-    if (!email.success) return { status: 400, field: "email", error: email.error.issues[0].message };
+    const email = EmailAddress.safeParse(fixed ?? input.email ?? "");
+    if (!email.success) return refusal(400, email.error.issues[0].message, { field: "email" });
     // Bought in another tab since this checkout began: one purchase per product.
     if (input.user && row.routinePlanId && ownedEntitlement(await entitlementsOf(input.user.id), row.routinePlanId)) {
-      return { status: 409, error: "You already have this plan, so nothing was charged. Go to your plan from the home page." };
+      return refusal(409, "You already have this plan, so nothing was charged. Go to your plan from the home page.");
     }
     await fulfilCheckout({ checkoutSessionId: row.id, email: email.data, offerId: row.offerId, planId: row.planId, at: now() });
   }
-  return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, 303);
+  return paymentSuccess(row.id);
 }
 
-export async function cancelLocalCheckout(input: { id: string; visitorId: string }): Promise<Response | null> {
+/** Cancels a checkout of this browser's and goes back to its offer (null: no such checkout here). */
+export async function cancelLocalCheckout(input: { id: string; visitorId: string }): Promise<Go | null> {
   const row = await findOwn(input.id, input.visitorId);
   if (!row) return null;
-  if (row.status === "complete") return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, 303);
+  if (row.status === "complete") return paymentSuccess(row.id);
   await db.checkoutSession.updateMany({ where: { id: row.id, status: "open" }, data: { status: "canceled" } });
-  return redirect(safeRedirect(row.cancelPath, "/"), 303);
+  return go(safeRedirect(row.cancelPath, "/"));
 }

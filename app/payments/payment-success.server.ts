@@ -16,7 +16,8 @@
 import { redirect } from "@remix-run/node";
 import { accountState, checkoutWelcome } from "~/auth/account-state";
 import { getSession } from "~/auth/guards.server";
-import { sendSignInLink } from "~/auth/login.server";
+import { CHECK_EMAIL_PATH, sendSignInLink } from "~/auth/login.server";
+import { isGo } from "~/utils/outcome";
 import { startSession } from "~/auth/session.server";
 import { now } from "~/utils/clock.server";
 import { getPlan } from "~/content/content.server";
@@ -72,9 +73,9 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
  */
 async function emailSignInLink(request: Request, email: string, clientIp: string): Promise<{ sent: boolean; cookies: string[] }> {
   try {
-    const outcome = await sendSignInLink({ request, email, redirectTo: "/home", honeypot: "", clientIp });
-    const sent = outcome instanceof Response && (outcome.headers.get("Location") ?? "").startsWith("/login/check-email");
-    return { sent, cookies: sent ? outcome.headers.getSetCookie().filter((cookie) => cookie.startsWith("gc_auth=")) : [] };
+    const outcome = await sendSignInLink({ request, email, redirectTo: "/home", honeypotFilled: false, clientIp });
+    const sent = isGo(outcome) && outcome.go === CHECK_EMAIL_PATH;
+    return { sent, cookies: sent ? outcome.cookies.filter((cookie) => cookie.startsWith("gc_auth=")) : [] };
   } catch (error) {
     logger.error({ err: error }, `[payment-success] could not send the sign-in e-mail to ${email}`);
     return { sent: false, cookies: [] };

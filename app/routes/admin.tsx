@@ -245,7 +245,7 @@ export default function Admin() {
         </Form>
         {actionData && "error" in actionData ? (
           <div className="mt-4">
-            <FormAlert>{actionData.error}</FormAlert>
+            <FormAlert errors={[actionData.error]} />
           </div>
         ) : null}
         {confirm ? (

@@ -2,13 +2,18 @@
  * /checkout/test/:id — the local test checkout, used when STRIPE_SECRET_KEY is not set.
  * Stands in for Stripe Checkout: the order, the buyer's e-mail, complete or cancel.
  */
+import { getFormProps, useForm } from "@conform-to/react";
+import type { FormInput } from "~/utils/form-types";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getSession } from "~/auth/guards.server";
 import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
 import { ShieldIcon } from "~/components/ui/icons";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { isGo, isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
+import { z } from "zod";
 import { notFound } from "~/utils/http.server";
 import { formPageHeaders } from "~/utils/route-headers";
 import { localTestPayments } from "~/payments/stripe.server";
@@ -27,30 +32,34 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!testCheckoutOpen()) throw notFound(request);
   const view = await openLocalCheckout(params.id ?? "", context.visitorId, (await getSession(request))?.user ?? null);
   if (!view) throw notFound(request);
-  if (view instanceof Response) throw view;
+  if (isGo(view)) throw goTo(view);
   return view;
 }
 
+const CheckoutForm = z.object({
+  intent: z.enum(["complete", "cancel"], { error: "Please use the buttons on the page." }),
+  // Required only when the checkout has no address yet: the domain decides (a signed-in buyer's is fixed).
+  email: z.string().optional(),
+});
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!testCheckoutOpen()) throw notFound(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status });
-  const { intent, email } = fieldsOf(form.entries);
+  const { submission, status } = await parseForm(request, CheckoutForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const { intent, email } = submission.value;
   const id = params.id ?? "";
   const outcome =
     intent === "cancel"
       ? await cancelLocalCheckout({ id, visitorId: context.visitorId })
-      : intent === "complete"
-        ? await completeLocalCheckout({ id, visitorId: context.visitorId, user: (await getSession(request))?.user ?? null, email })
-        : { status: 400, error: "Please use the buttons on the page.", field: undefined };
+      : await completeLocalCheckout({ id, visitorId: context.visitorId, user: (await getSession(request))?.user ?? null, email });
   if (!outcome) throw notFound(request);
-  if (outcome instanceof Response) return outcome;
-  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status });
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 
 export default function TestCheckout() {
   const order = useLoaderData<typeof loader>();
-  const answer = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<FormInput<typeof CheckoutForm>>({ lastResult, defaultValue: { email: order.fixedEmail ?? undefined } });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "complete";
   return (
@@ -72,27 +81,18 @@ export default function TestCheckout() {
           <span>{order.price}</span>
         </p>
       </section>
-      <Form method="post" className="mt-6 grid gap-4" noValidate>
-        {answer?.error && !answer.field ? <FormAlert>{answer.error}</FormAlert> : null}
+      <Form method="post" className="mt-6 grid gap-4" {...getFormProps(form)}>
+        <FormAlert errors={form.errors} id={form.errorId} />
         {order.fixedEmail ? (
-          <TextField
-            label="E-mail"
-            name="email"
-            type="email"
-            value={order.fixedEmail}
-            readOnly
-            aria-readonly="true"
-            hint="Your plan will be linked to this account."
-          />
+          <TextField label="E-mail" field={fields.email} type="email" readOnly aria-readonly="true" hint="Your plan will be linked to this account." />
         ) : (
           <TextField
             label="E-mail"
-            name="email"
+            field={fields.email}
             type="email"
             autoComplete="email"
             placeholder="you@example.com"
             required
-            error={answer?.field === "email" ? answer.error : undefined}
             hint="We'll create your account and send your access details here."
           />
         )}

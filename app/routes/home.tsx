@@ -92,7 +92,7 @@ function MemberHome({ view }: { view: MemberView }) {
       <div className="mx-auto w-full max-w-3xl flex-1 px-5 pt-6 sm:pt-10">
         {result && "error" in result ? (
           <div className="mb-4">
-            <FormAlert>{result.error}</FormAlert>
+            <FormAlert errors={[result.error]} />
           </div>
         ) : null}
         <section className="card overflow-hidden" aria-labelledby="plan-name">

@@ -2,17 +2,22 @@
  * /login 'Access Your Plan': e-mail link (default), password for accounts that have one,
  * and Google when configured. Signed-in members go to /home.
  */
+import { getFormProps, useForm } from "@conform-to/react";
+import type { FormInput } from "~/utils/form-types";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { formPageHeaders } from "~/utils/route-headers";
 import { GoogleButton } from "~/auth/google-button";
+import { LoginForm } from "~/auth/forms.server";
 import { getSession, requireAnonymous } from "~/auth/guards.server";
 import { sendSignInLink, signInWithPassword } from "~/auth/login.server";
 import { HONEYPOT_FIELD } from "~/auth/honeypot";
 import { safeRedirect } from "~/auth/redirect";
 import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
 import { env } from "~/utils/env.server";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow Coach", description: "Access your personalised skincare plan." });
@@ -30,30 +35,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+// The address comes back into the form (never the password), so a reload without JavaScript keeps it.
+const hideFields = ["password"];
+
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error, field: undefined, email: "" }, { status: form.status });
-  const fields = fieldsOf(form.entries);
+  const { submission, status } = await parseForm(request, LoginForm);
+  if (submission.status !== "success") return data(submission.reply({ hideFields }), { status });
+  const form = submission.value;
   const outcome =
-    fields.intent === "password"
-      ? await signInWithPassword({ email: fields.email, password: fields.password, redirectTo: fields.redirectTo, clientIp: context.clientIp })
-      : await sendSignInLink({ request, email: fields.email, redirectTo: fields.redirectTo, honeypot: fields[HONEYPOT_FIELD], clientIp: context.clientIp });
-  if (outcome instanceof Response) return outcome;
-  // The address comes back into the form (never the password), so a reload without JavaScript keeps it.
-  return data(
-    { error: outcome.error, field: outcome.field, email: typeof fields.email === "string" ? fields.email.slice(0, 254) : "" },
-    { status: outcome.status, headers: outcome.headers },
-  );
+    form.intent === "password"
+      ? await signInWithPassword({ email: form.email, password: form.password ?? "", redirectTo: form.redirectTo, clientIp: context.clientIp })
+      : await sendSignInLink({
+          request,
+          email: form.email,
+          redirectTo: form.redirectTo,
+          honeypotFilled: Boolean(form[HONEYPOT_FIELD]),
+          clientIp: context.clientIp,
+        });
+  return isRefusal(outcome) ? replyRefused(submission, outcome, { hideFields }) : goTo(outcome);
 }
 
 export default function Login() {
   const { google, redirectTo, withPassword, purchaseEmail } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<FormInput<typeof LoginForm>>({ lastResult, defaultValue: { email: purchaseEmail ?? undefined } });
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const busy = navigation.state === "submitting";
-  const generalError = result && !result.field ? result.error : undefined;
   const otherMethod = new URLSearchParams(params);
   if (withPassword) otherMethod.delete("method");
   else otherMethod.set("method", "password");
@@ -71,32 +80,13 @@ export default function Login() {
         </p>
       ) : null}
 
-      <Form method="post" className="send-link-form mt-7 grid gap-4" noValidate>
+      <Form method="post" className="send-link-form mt-7 grid gap-4" {...getFormProps(form)}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <input type="hidden" name="intent" value={withPassword ? "password" : "email-link"} />
         <Honeypot />
-        <TextField
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          required
-          defaultValue={result?.email ?? purchaseEmail ?? undefined}
-          error={result?.field === "email" ? result.error : undefined}
-        />
-        {withPassword ? (
-          <TextField
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={result?.field === "password" ? result.error : undefined}
-          />
-        ) : null}
-        <FormAlert>{generalError}</FormAlert>
+        <TextField label="E-mail" field={fields.email} type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" required />
+        {withPassword ? <TextField label="Password" field={fields.password} type="password" autoComplete="current-password" required /> : null}
+        <FormAlert errors={form.errors} id={form.errorId} />
         {/* 'Send Magic Link' appears once an e-mail is typed (CSS :placeholder-shown, so also without JavaScript). */}
         <button type="submit" className={`btn-primary w-full ${withPassword ? "" : "send-link-button"}`} disabled={busy}>
           {withPassword ? (busy ? "Signing in..." : "Sign in") : busy ? "Sending..." : "Send Magic Link"}

@@ -3,14 +3,19 @@
  * confirms the address and finishes the account), with the code from the e-mail as a way to
  * sign in on a device where the link doesn't open.
  */
+import { getFormProps, useForm } from "@conform-to/react";
+import type { FormInput } from "~/utils/form-types";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formPageHeaders } from "~/utils/route-headers";
+import { CodeForm } from "~/auth/forms.server";
 import { requireAnonymous } from "~/auth/guards.server";
 import { pendingEmail, signInWithCode } from "~/auth/login.server";
 import { CheckEmailSteps } from "~/components/check-email-steps";
 import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) =>
@@ -25,16 +30,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error, field: undefined }, { status: form.status });
-  const outcome = await signInWithCode({ request, code: fieldsOf(form.entries).code, clientIp: context.clientIp });
-  if (outcome instanceof Response) return outcome;
-  return data({ error: outcome.error, field: outcome.field }, { status: outcome.status, headers: outcome.headers });
+  const { submission, status } = await parseForm(request, CodeForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const outcome = await signInWithCode({ request, code: submission.value.code, clientIp: context.clientIp });
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 
 export default function CheckEmail() {
   const { email, purpose } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<FormInput<typeof CodeForm>>({ lastResult });
   const busy = useNavigation().state === "submitting";
   return (
     <AuthCard>
@@ -51,19 +56,18 @@ export default function CheckEmail() {
       )}
       <CheckEmailSteps />
 
-      <Form method="post" className="mt-8 grid gap-3 border-t border-line pt-6" noValidate>
+      <Form method="post" className="mt-8 grid gap-3 border-t border-line pt-6" {...getFormProps(form)}>
         <TextField
           label="Opening the e-mail on another device? Enter the code from it"
-          name="code"
+          field={fields.code}
           autoComplete="one-time-code"
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={9}
           placeholder="ABC123"
           className="min-h-12 rounded-2xl border border-line bg-white px-4 text-center font-mono text-xl tracking-[0.3em] uppercase"
-          error={result?.field === "code" ? result.error : undefined}
         />
-        <FormAlert>{result && !result.field ? result.error : undefined}</FormAlert>
+        <FormAlert errors={form.errors} id={form.errorId} />
         <button type="submit" className="btn-secondary w-full" disabled={busy}>
           {busy ? "Checking..." : "Sign in with code"}
         </button>

@@ -2,13 +2,17 @@
  * /magic?token=...&id=...: the page an e-mailed sign-in link opens. One button signs in;
  * a link that cannot be used says why and offers a new one.
  */
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formPageHeaders } from "~/utils/route-headers";
+import { MagicLinkForm } from "~/auth/forms.server";
 import { TOKEN_MESSAGES } from "~/auth/login-tokens.server";
 import { openLink, spendLink, statusFor, type LinkView } from "~/auth/magic-link.server";
 import { AuthCard, Honeypot, TextField } from "~/components/ui/form";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { parseForm } from "~/utils/form.server";
+import { isGo } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow Coach", description: "Finish signing in to Glow Coach.", noindex: true });
@@ -26,11 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readFormEntries(request);
-  if (!form.ok) return data(present({ state: "malformed", token: "", id: "" }), { status: form.status });
-  const { token = "", id = "" } = fieldsOf(form.entries);
-  const outcome = await spendLink(request, token, id);
-  if (outcome instanceof Response) return outcome;
+  const { submission, status } = await parseForm(request, MagicLinkForm);
+  if (submission.status !== "success") return data(present({ state: "malformed", token: "", id: "" }), { status });
+  const outcome = await spendLink(request, submission.value.token, submission.value.id);
+  if (isGo(outcome)) return goTo(outcome);
   return data(present(outcome), { status: statusFor(outcome.state) });
 }
 
@@ -38,6 +41,8 @@ export default function MagicLink() {
   const opened = useLoaderData<typeof loader>();
   const used = useActionData<typeof action>();
   const view = used ?? opened;
+  // 'Send a new link' posts to /login, which answers its errors there.
+  const [newLinkForm, newLinkFields] = useForm<{ email: string }>({ id: "new-link", defaultValue: { email: view.email ?? undefined } });
   const busy = useNavigation().state === "submitting";
 
   if (!view.message) {
@@ -65,9 +70,9 @@ export default function MagicLink() {
     <AuthCard>
       <h1 className="text-center text-3xl font-semibold">{view.message.title}</h1>
       <p className="mt-3 text-center text-muted">{view.message.text}</p>
-      <Form method="post" action="/login" className="mt-7 grid gap-4" noValidate>
+      <Form method="post" action="/login" className="mt-7 grid gap-4" {...getFormProps(newLinkForm)}>
         <Honeypot />
-        <TextField label="E-mail" name="email" type="email" autoComplete="email" defaultValue={view.email ?? ""} placeholder="you@example.com" required />
+        <TextField label="E-mail" field={newLinkFields.email} type="email" autoComplete="email" placeholder="you@example.com" required />
         <button type="submit" className="btn-primary w-full">
           Send a new link
         </button>

@@ -97,7 +97,7 @@ export default function PlanPlayer() {
 
       {result?.error ? (
         <div className="mt-5">
-          <FormAlert>{result.error}</FormAlert>
+          <FormAlert errors={[result.error]} />
         </div>
       ) : null}
 

@@ -152,7 +152,7 @@ export default function Profile() {
         <p className="mt-1 text-sm text-muted">One e-mail a day at your hour, only when today's routine isn't done yet.</p>
         {result && "error" in result ? (
           <div className="mt-4">
-            <FormAlert>{result.error}</FormAlert>
+            <FormAlert errors={[result.error]} />
           </div>
         ) : null}
         <Form method="post" action="/profile" className="mt-5 grid gap-4">

@@ -1,13 +1,18 @@
 /** /registration 'Create Your Account'. */
+import { getFormProps, useForm } from "@conform-to/react";
+import type { FormInput } from "~/utils/form-types";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
 import { formPageHeaders } from "~/utils/route-headers";
+import { RegistrationForm } from "~/auth/forms.server";
 import { requireAnonymous } from "~/auth/guards.server";
 import { HONEYPOT_FIELD } from "~/auth/honeypot";
 import { register } from "~/auth/registration.server";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) =>
@@ -18,25 +23,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+// Passwords are never sent back into the page.
+const hideFields = ["password", "confirmPassword"];
+
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ errors: { form: form.error }, values: {} as Record<string, string> }, { status: form.status });
-  const fields = fieldsOf(form.entries);
+  const { submission, status } = await parseForm(request, RegistrationForm);
+  if (submission.status !== "success") return data(submission.reply({ hideFields }), { status });
   // A filled honeypot gets the same form back with nothing created.
-  if (fields[HONEYPOT_FIELD]) return data({ errors: { form: "Please try again." }, values: {} as Record<string, string> }, { status: 400 });
-  const outcome = await register(request, fields, context.clientIp);
-  if (outcome instanceof Response) return outcome;
-  const values = { name: fields.name ?? "", email: fields.email ?? "" };
-  return data({ errors: outcome.errors, values }, { status: outcome.status, headers: outcome.headers });
+  if (submission.value[HONEYPOT_FIELD]) return data(submission.reply({ formErrors: ["Please try again."], hideFields }), { status: 400 });
+  const outcome = await register(request, submission.value, context.clientIp);
+  return isRefusal(outcome) ? replyRefused(submission, outcome, { hideFields }) : goTo(outcome);
 }
 
 export default function Registration() {
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<FormInput<typeof RegistrationForm>>({ lastResult });
   const navigation = useNavigation();
   const navigate = useNavigate();
   const busy = navigation.state === "submitting";
-  const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (
     <AuthCard>
       {/* Back goes one step back in history (a link to / without JavaScript). */}
@@ -52,22 +57,13 @@ export default function Registration() {
       </a>
       <h1 className="mt-3 text-center text-3xl font-semibold">Create Your Account</h1>
       <p className="mt-2 text-center text-muted">Save your plan and follow your routine day by day. We'll e-mail you a link to confirm your address.</p>
-      <Form method="post" className="mt-7 grid gap-4" noValidate>
+      <Form method="post" className="mt-7 grid gap-4" {...getFormProps(form)}>
         <Honeypot />
-        <TextField label="Full Name" name="name" autoComplete="name" required defaultValue={result?.values.name} error={errors.name} />
-        <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={result?.values.email} error={errors.email} />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          hint="At least 8 characters."
-          error={errors.password}
-        />
-        <TextField label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
-        <FormAlert>{errors.form}</FormAlert>
+        <TextField label="Full Name" field={fields.name} autoComplete="name" required />
+        <TextField label="Email" field={fields.email} type="email" autoComplete="email" required />
+        <TextField label="Password" field={fields.password} type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." />
+        <TextField label="Confirm Password" field={fields.confirmPassword} type="password" autoComplete="new-password" required />
+        <FormAlert errors={form.errors} id={form.errorId} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Creating Account..." : "Create Account"}
         </button>

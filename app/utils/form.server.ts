@@ -1,19 +1,77 @@
 /**
- * Reads a URL-encoded form body with a size limit, before anything is parsed or stored.
+ * The one way a form reaches the app: the body is read with a size limit (nothing larger is
+ * held in memory), must be a URL-encoded form (what an HTML form sends, with or without
+ * JavaScript), and is parsed and validated by Conform against the form's zod schema. Every
+ * action answers a refused form with Conform's `SubmissionResult` (`submission.reply()`): one
+ * shape for field errors, form errors and the values typed, which `useForm` shows again.
  */
+import { data } from "@remix-run/node";
+import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { $ZodType, input as Input, output as Output } from "zod/v4/core";
+import { retryAfterSeconds } from "~/auth/rate-limit.server";
+import type { Refusal } from "./outcome";
+
 export const MAX_FORM_BYTES = 64 * 1024;
 
-export type FormRead = { ok: true; entries: [string, string][] } | { ok: false; status: 400 | 415; error: string };
+export const FORM_TOO_LARGE = "That request was too large. Please try again.";
+export const FORM_NOT_FROM_PAGE = "Please submit the form from the page.";
 
-export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormRead> {
-  const tooLarge = { ok: false, status: 400, error: "That request was too large. Please try again." } as const;
+export type FormBody = { ok: true; params: URLSearchParams } | { ok: false; status: 400 | 415; error: string };
+
+/** The body of a URL-encoded form, read up to `maxBytes`. */
+export async function readFormBody(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormBody> {
   const type = request.headers.get("Content-Type")?.split(";")[0].trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") {
-    return { ok: false, status: 415, error: "Please submit the form from the page." };
-  }
+  if (type !== "application/x-www-form-urlencoded") return { ok: false, status: 415, error: FORM_NOT_FROM_PAGE };
   const text = await readBodyText(request, maxBytes);
-  if (text === null) return tooLarge;
-  return { ok: true, entries: [...new URLSearchParams(text).entries()] };
+  if (text === null) return { ok: false, status: 400, error: FORM_TOO_LARGE };
+  return { ok: true, params: new URLSearchParams(text) };
+}
+
+export type ParsedForm<Schema extends $ZodType> = {
+  submission: Submission<Input<Schema>, string[], Output<Schema>>;
+  /** The status to answer with when the submission is not a success: 400, or 415 for a body that is not a form. */
+  status: 400 | 415;
+};
+
+/**
+ * Reads and validates a form. A body that is too large or not a form comes back as a failed
+ * submission with that message as the form's error, so every action has one path for
+ * "refused". `schema` may depend on the request (a funnel step's own questions).
+ */
+export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, maxBytes = MAX_FORM_BYTES): Promise<ParsedForm<Schema>> {
+  const body = await readFormBody(request, maxBytes);
+  if (!body.ok) {
+    const failed = parse(new URLSearchParams(), { resolve: () => ({ error: { "": [body.error] } }) });
+    return { submission: failed as ParsedForm<Schema>["submission"], status: body.status };
+  }
+  const submission = parseWithZod(body.params, { schema });
+  if (submission.status === "error" && submission.error) showButtonErrorsOnForm(submission.error);
+  return { submission, status: 400 };
+}
+
+/**
+ * `intent` is the button that was pressed: there is no field to show its error beside, so
+ * its error (an unknown action) is shown as the form's.
+ */
+function showButtonErrorsOnForm(error: Record<string, string[] | null>) {
+  const buttonErrors = error.intent;
+  if (!buttonErrors?.length) return;
+  error[""] = [...(error[""] ?? []), ...buttonErrors];
+  delete error.intent;
+}
+
+/**
+ * A domain refusal as the form's answer: its message beside its field (or above the form),
+ * the status it names, and `Retry-After` for a limit. `hideFields` keeps secrets (passwords)
+ * out of the values sent back.
+ */
+export function replyRefused(submission: { reply: Submission<unknown>["reply"] }, refused: Refusal, options: { hideFields?: string[] } = {}) {
+  const reply: SubmissionResult = refused.field
+    ? submission.reply({ fieldErrors: { [refused.field]: [refused.message] }, hideFields: options.hideFields })
+    : submission.reply({ formErrors: [refused.message], hideFields: options.hideFields });
+  const headers: HeadersInit = refused.retryAt ? { "Retry-After": String(retryAfterSeconds(refused.retryAt)) } : {};
+  return data(reply, { status: refused.status, headers });
 }
 
 /**
@@ -39,7 +97,13 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-/** Named fields of a form, one value each (a repeated field keeps its first value). */
+/** @deprecated Being replaced by parseForm: the raw entries of a form, for callers not yet on Conform. */
+export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTES) {
+  const body = await readFormBody(request, maxBytes);
+  return body.ok ? { ok: true as const, entries: [...body.params.entries()] } : body;
+}
+
+/** @deprecated Being replaced by parseForm. */
 export function fieldsOf(entries: [string, string][]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of entries) if (!(name in fields)) fields[name] = value;

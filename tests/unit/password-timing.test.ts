@@ -42,12 +42,12 @@ describe("password sign-in timing", () => {
     for (const email of [withPassword, withoutPassword, unverified, `nobody-${stamp}@example.com`]) {
       verified.length = 0;
       const outcome = await signInWithPassword({ email, password: "the-right-one-not", redirectTo: "/home", clientIp: `198.51.100.${ip++}` });
-      expect(outcome, email).toMatchObject({ status: 400 });
+      expect(outcome, email).toMatchObject({ refused: true, status: 400 });
       expect(verified, email).toHaveLength(1);
       expect(verified[0], email).toMatch(SCRYPT_PARAMS);
     }
     // The right password of an unverified account still opens nothing.
     const refused = await signInWithPassword({ email: unverified, password: "the-right-one", redirectTo: "/home", clientIp: "198.51.100.99" });
-    expect(refused).toMatchObject({ status: 400 });
+    expect(refused).toMatchObject({ refused: true, status: 400 });
   });
 });

@@ -1,29 +1,40 @@
-/** Form building blocks shared by the account pages: one look, one way to show errors. */
+/**
+ * Form building blocks: one look, one way to show errors. Fields come from Conform's
+ * `useForm` (ids, names, the value typed before a refused submit, errors and their ARIA
+ * links), so the same markup works with and without JavaScript.
+ */
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { HONEYPOT_FIELD } from "~/auth/honeypot";
 
+type InputType = "text" | "email" | "password" | "tel" | "number";
+
 export function TextField({
   label,
-  error,
+  field,
+  type = "text",
   hint,
   ...input
-}: { label: string; error?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement> & { name: string }) {
-  const id = `field-${input.name}`;
+}: { label: string; field: FieldMetadata<string | undefined>; type?: InputType; hint?: ReactNode } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "id" | "name" | "type" | "defaultValue" | "form"
+>) {
+  const { key, ...props } = getInputProps(field, { type, ariaAttributes: true });
+  const error = field.errors?.[0];
   return (
     <div className="grid gap-1.5 text-left">
-      <label htmlFor={id} className="text-sm font-semibold text-ink">
+      <label htmlFor={field.id} className="text-sm font-semibold text-ink">
         {label}
       </label>
       <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        key={key}
         className="min-h-12 rounded-2xl border border-line bg-white px-4 text-base text-ink shadow-soft placeholder:text-muted/70 focus:border-rose-500 aria-[invalid]:border-danger"
+        {...props}
         {...input}
       />
       {hint && !error ? <p className="text-sm text-muted">{hint}</p> : null}
       {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-danger">
+        <p id={field.errorId} className="text-sm font-medium text-danger">
           {error}
         </p>
       ) : null}
@@ -43,11 +54,12 @@ export function Honeypot() {
   );
 }
 
-export function FormAlert({ children }: { children?: ReactNode }) {
-  if (!children) return null;
+/** The errors of the form as a whole (Conform's `form.errors`), above its button. */
+export function FormAlert({ errors, id }: { errors?: string[]; id?: string }) {
+  if (!errors?.length) return null;
   return (
-    <p role="alert" className="rounded-2xl border border-danger/20 bg-danger/5 px-4 py-3 text-sm font-medium text-danger">
-      {children}
+    <p id={id} role="alert" className="rounded-2xl border border-danger/20 bg-danger/5 px-4 py-3 text-sm font-medium text-danger">
+      {errors[0]}
     </p>
   );
 }
