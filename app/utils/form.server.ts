@@ -41,13 +41,21 @@ export type ParsedForm<Schema extends $ZodType> = {
  */
 export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, maxBytes = MAX_FORM_BYTES): Promise<ParsedForm<Schema>> {
   const body = await readFormBody(request, maxBytes);
-  if (!body.ok) {
-    const failed = parse(new URLSearchParams(), { resolve: () => ({ error: { "": [body.error] } }) });
-    return { submission: failed as ParsedForm<Schema>["submission"], status: body.status };
-  }
+  if (!body.ok) return { submission: refusedSubmission(body.error), status: body.status };
+  // Pages validate on the server when the form is sent, so none sends Conform's own control
+  // fields (a client-side validate or list intent): a body with them did not come from a page,
+  // and Conform would throw on one it cannot read.
+  if (CONFORM_CONTROL_FIELDS.some((name) => body.params.has(name))) return { submission: refusedSubmission(FORM_NOT_FROM_PAGE), status: 400 };
   const submission = parseWithZod(body.params, { schema });
   if (submission.status === "error" && submission.error) showButtonErrorsOnForm(submission.error);
   return { submission, status: 400 };
+}
+
+const CONFORM_CONTROL_FIELDS = ["__intent__", "__state__"];
+
+/** A submission refused before its fields were read: `message` is the form's error. */
+function refusedSubmission<Schema extends $ZodType>(message: string): ParsedForm<Schema>["submission"] {
+  return parse(new URLSearchParams(), { resolve: () => ({ error: { "": [message] } }) }) as ParsedForm<Schema>["submission"];
 }
 
 /**

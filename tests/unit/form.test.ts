@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FORM_BYTES, readFormEntries } from "~/utils/form.server";
+import { z } from "zod";
+import { MAX_FORM_BYTES, parseForm, readFormEntries } from "~/utils/form.server";
 
 function post(body: BodyInit, headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" }) {
   return new Request("http://localhost/quiz/1", { method: "POST", body, headers, duplex: "half" } as RequestInit);
@@ -38,5 +39,22 @@ describe("reading a form body", () => {
 
   it("refuses bodies that are not URL-encoded forms", async () => {
     expect(await readFormEntries(post('{"skinType":"dry"}', { "Content-Type": "application/json" }))).toMatchObject({ ok: false, status: 415 });
+  });
+});
+
+describe("parsing a form with Conform", () => {
+  const Form = z.object({ email: z.string({ error: "Please enter your e-mail address." }) });
+
+  it("refuses Conform's control fields, which no page sends, instead of failing on them", async () => {
+    for (const body of ["__intent__=x&email=a", "__state__=%7B&email=a", '__intent__={"type":"validate","payload":{}}&email=a']) {
+      const { submission, status } = await parseForm(post(body), Form);
+      expect(status, body).toBe(400);
+      expect(submission.reply().error, body).toEqual({ "": ["Please submit the form from the page."] });
+    }
+  });
+
+  it("reads a plain form", async () => {
+    const { submission } = await parseForm(post("email=a%40example.com"), Form);
+    expect(submission.status === "success" && submission.value).toEqual({ email: "a@example.com" });
   });
 });
