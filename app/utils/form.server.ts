@@ -104,16 +104,3 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
-
-/** @deprecated Being replaced by parseForm: the raw entries of a form, for callers not yet on Conform. */
-export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTES) {
-  const body = await readFormBody(request, maxBytes);
-  return body.ok ? { ok: true as const, entries: [...body.params.entries()] } : body;
-}
-
-/** @deprecated Being replaced by parseForm. */
-export function fieldsOf(entries: [string, string][]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of entries) if (!(name in fields)) fields[name] = value;
-  return fields;
-}

@@ -617,6 +617,26 @@ describe("webhook route", () => {
     // Re-serialised JSON (what a body parser would hand on) no longer matches the signature.
     expect((await post(JSON.stringify(JSON.parse(payload)), sign(payload))).status).toBe(400);
     expect((await post("x".repeat(600 * 1024), sign("x"))).status).toBe(413);
+    // A streamed body without a Content-Length is cut off at the limit, not read whole.
+    let chunks = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        chunks++;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(120));
+      },
+    });
+    const streamed = await webhookRoute.action({
+      request: new Request("http://localhost/webhooks/stripe", {
+        method: "POST",
+        body: endless,
+        headers: { "Stripe-Signature": sign("x"), "Content-Type": "application/json" },
+        duplex: "half",
+      } as RequestInit),
+      params: {},
+      context: {} as never,
+    });
+    expect(streamed.status).toBe(413);
+    expect(chunks).toBeLessThan(20);
   });
 });
 
