@@ -14,6 +14,7 @@ import { env } from "~/utils/env.server";
 import { toastHeader } from "~/utils/toast.server";
 import { authenticator, type AuthResult } from "./authenticator.server";
 import { safeRedirect } from "./redirect";
+import { visitorIdOf } from "~/analytics/visitor.server";
 import { completeSignIn } from "./sign-in.server";
 import { logger } from "~/utils/logger.server";
 
@@ -141,7 +142,13 @@ export async function finishGoogleSignIn(request: Request): Promise<CallbackOutc
     if (!popup) return failed({ popup, redirectTo }, headers);
     return { status: "error", headers };
   }
-  const { sessionCookie } = await completeSignIn({ email: result.email, proof: "google", googleId: result.googleId, googleName: result.googleName });
+  const { sessionCookie } = await completeSignIn({
+    email: result.email,
+    proof: "google",
+    googleId: result.googleId,
+    googleName: result.googleName,
+    visitorId: await visitorIdOf(request.headers.get("Cookie")),
+  });
   headers.append("Set-Cookie", sessionCookie);
   headers.append("Set-Cookie", await toastHeader(GOOGLE_WELCOME));
   if (!popup) return redirect(safeRedirect(redirectTo), { status: 303, headers });

@@ -5,6 +5,7 @@
  */
 import type { EventInput } from "~/analytics/events.server";
 import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
+import type { FunnelVersion } from "~/experiments/experiments.server";
 import { readFormEntries } from "~/utils/form.server";
 import {
   canContinue,
@@ -46,9 +47,13 @@ export type SubmitOutcome =
 
 type Located = { kind: "found"; funnel: Funnel; step: Step } | { kind: "not-found" } | { kind: "redirect"; to: string };
 
-/** The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to its start. */
-async function locate(route: string, stepParam: string | undefined): Promise<Located> {
-  const funnel = await getFunnelByRoute(route);
+/**
+ * The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to
+ * its start. `version`: the funnel as this visitor runs it (with their experiment variants),
+ * when the caller has worked it out.
+ */
+async function locate(route: string, stepParam: string | undefined, version?: FunnelVersion | null): Promise<Located> {
+  const funnel = version === undefined ? await getFunnelByRoute(route) : version?.funnel;
   if (!funnel) return { kind: "not-found" };
   if (stepParam === undefined) return { kind: "found", funnel, step: entryStep(funnel) };
   const step = findStep(funnel, stepParam);
@@ -80,8 +85,8 @@ async function insightView(funnel: Funnel, id: string, answers: Answers): Promis
   return { title: fill(insight.title), summary: fill(insight.summary), body: insight.body.map(fill), highlights: insight.highlights.map(fill) };
 }
 
-export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string }): Promise<LoadOutcome> {
-  const located = await locate(input.route, input.stepParam);
+export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string; version?: FunnelVersion | null }): Promise<LoadOutcome> {
+  const located = await locate(input.route, input.stepParam, input.version);
   if (located.kind !== "found") return located;
   const { funnel, step } = located;
   const state = await readFunnelState(input.cookieHeader, funnel);
@@ -94,6 +99,8 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
     step: toClientStep(step),
     answers: answersFor(step, state.answers),
     backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
+    // The page differs by variant: both page caches key on the view, and so on this.
+    ...(input.version?.variant ? { variant: input.version.variant } : {}),
   };
 
   // Opening a funnel's first step, whatever its type, counts as viewing the funnel.
@@ -154,8 +161,8 @@ function previousHref(funnel: Funnel, step: Step, answers: Answers): string | un
   return previous === undefined ? undefined : stepPath(funnel, previous);
 }
 
-export async function submitFunnelStep(input: { request: Request; route: string; stepParam?: string }): Promise<SubmitOutcome> {
-  const located = await locate(input.route, input.stepParam);
+export async function submitFunnelStep(input: { request: Request; route: string; stepParam?: string; version?: FunnelVersion | null }): Promise<SubmitOutcome> {
+  const located = await locate(input.route, input.stepParam, input.version);
   if (located.kind !== "found") return located;
   const { funnel, step } = located;
 

@@ -8,6 +8,7 @@ import { getSession, getUser } from "~/auth/guards.server";
 import type { SessionUser } from "~/auth/users.server";
 import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billing/entitlements.server";
 import { getOfferByPath, getPlan } from "~/content/content.server";
+import { offerForViewer } from "~/experiments/experiments.server";
 import { attachVisitorAnswers, visitorAnswers } from "~/members/answers.server";
 import { personalisePlan, planAnswers } from "~/members/personalise";
 import { fieldsOf, readFormEntries } from "~/utils/form.server";
@@ -108,9 +109,11 @@ async function personalFor(offer: Offer, user: SessionUser | null, cookieHeader:
 }
 
 export async function offerLoader({ request, context }: LoaderFunctionArgs, path: string) {
-  const offer = await getOfferByPath(path);
-  if (!offer) throw notFound(request);
+  const page = await getOfferByPath(path);
+  if (!page) throw notFound(request);
   const user = await getUser(request);
+  // The visitor's variant of an experiment running on this offer (the checkout prices from the same).
+  const { offer, variant } = await offerForViewer(page, { visitorId: context.visitorId, userId: user?.id });
   const cookieHeader = request.headers.get("Cookie");
   // The funnel → offer step of the admin's conversion view.
   recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId, userId: user?.id });
@@ -143,6 +146,8 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
       personalised: personal?.personalised ?? false,
       owned: owned ? ownershipOf(offer, owned) : null,
       onSale: !env.paymentsOff,
+      // Stored renders key on the loader data: one per variant.
+      variant,
     },
     { headers },
   );
@@ -152,8 +157,11 @@ type ActionAnswer = { checkoutError: { title: string; description: string } } | 
 
 /** A plan button: create the checkout and go there (303), or say it failed, or what they already have. */
 export async function offerAction({ request, context }: ActionFunctionArgs, path: string) {
-  const offer = await getOfferByPath(path);
-  if (!offer) throw notFound(request);
+  const page = await getOfferByPath(path);
+  if (!page) throw notFound(request);
+  const session = await getSession(request);
+  // Priced from the variant this visitor was shown, never from anything the form sends.
+  const { offer } = await offerForViewer(page, { visitorId: context.visitorId, userId: session?.user.id });
   const form = await readFormEntries(request);
   if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status });
   if (env.paymentsOff) return data<ActionAnswer>({ checkoutError: NOT_ON_SALE }, { status: 409 });
@@ -164,7 +172,7 @@ export async function offerAction({ request, context }: ActionFunctionArgs, path
     offer,
     planId,
     // Signed in (or holding a purchase session): the checkout is for that account's address.
-    user: (await getSession(request))?.user ?? null,
+    user: session?.user ?? null,
     visitorId: context.visitorId,
     cookieHeader: request.headers.get("Cookie"),
   });
