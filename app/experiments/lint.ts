@@ -183,13 +183,20 @@ export function lintExperiments({ dataset, files, appRoutes, pendingRoutes }: Ex
     if (type === "funnel") {
       const file = files.find((f) => (f.doc as { id?: unknown }).id === target.id);
       if (!file) continue;
-      const before = new Set(baseLint.errors);
+      const before = new Set([...baseLint.errors, ...baseLint.warnings]);
+      // The funnel linter's link check on the variant's funnel; its other checks ran above.
+      const links = (lines: string[], i: number) =>
+        lines.flatMap((line) => {
+          const prefix = `${file.file}: ${experiment.step}: `;
+          const link = line.startsWith(prefix) ? /^((?:next\.\d+\.to|cta)\.href) (.*)$/.exec(line.slice(prefix.length)) : null;
+          return link && !before.has(line) ? [`${where}: variants.${i}.step.${link[1]}: ${link[2]}`] : [];
+        });
       experiment.variants.forEach((variant, i) => {
         if (!variant.step) return;
         const changedFiles = files.map((f) => (f === file ? { file: f.file, doc: changedFunnel(f.doc as Funnel, experiment.step!, variant.step) } : f));
         const lint = lintFunnels({ files: changedFiles, dataset: [...dataset], appRoutes, pendingRoutes });
-        for (const line of lint.errors.filter((l) => l.startsWith(`${file.file}: `) && !before.has(l)))
-          errors.push(`${where}: variants.${i}.step: ${line.slice(file.file.length + 2)}`);
+        errors.push(...links(lint.errors, i));
+        warnings.push(...links(lint.warnings, i));
       });
     }
   }
