@@ -44,11 +44,17 @@ export function changedOffer<T extends { plans: { id: string }[]; sections: { _t
  */
 export function applyOfferChanges(offer: Offer | Record<string, unknown>, changes: OfferChanges | undefined): Applied<Offer> {
   const base = offer as Offer;
+  // The control: the offer itself (the same object, so whatever is worked out from it is shared).
+  if (!changes || Object.values(changes).every((v) => v === undefined)) return Offer.safeParse(base).success ? { ok: true, value: base } : reparsed(base);
   const known = new Set((base.plans ?? []).map((p) => p.id));
   const missing = [...(changes?.plans ?? []).map((p) => p.id), ...(changes?.planIds ?? [])].filter((id) => !known.has(id));
   if (missing.length) return { ok: false, problems: [...new Set(missing)].map((id) => ({ path: ["plans"], message: `the offer has no plan "${id}"` })) };
-  const merged = Offer.safeParse(changedOffer(base, changes));
-  return merged.success ? { ok: true, value: merged.data } : { ok: false, problems: problemsOf(merged.error) };
+  return reparsed(changedOffer(base, changes));
+}
+
+function reparsed(offer: unknown): Applied<Offer> {
+  const parsed = Offer.safeParse(offer);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: problemsOf(parsed.error) };
 }
 
 /** A step with the variant's changes (not yet checked): copy replaced, the result button merged. */
@@ -78,6 +84,7 @@ function unknownKeyMessage(message: string, step: Step | undefined): string {
 export function applyStepChanges(funnel: Funnel, stepId: string, changes: StepChanges | undefined): Applied<Funnel> {
   const index = funnel.steps.findIndex((step) => step.id === stepId);
   if (index < 0) return { ok: false, problems: [{ path: ["steps"], message: `the funnel has no step "${stepId}"` }] };
+  if (!changes || Object.values(changes).every((v) => v === undefined)) return { ok: true, value: funnel };
   const merged = Funnel.safeParse(changedFunnel(funnel, stepId, changes));
   if (merged.success) return { ok: true, value: merged.data };
   return {

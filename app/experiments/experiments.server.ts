@@ -75,23 +75,34 @@ async function experimentsOn(funnel: Funnel) {
   });
 }
 
+/** Combined versions by funnel and variant label, so each is built once per content version. */
+const combinations = new WeakMap<Funnel, Map<string, Funnel>>();
+
 /** Several experiments on one funnel (on different steps): each variant's step changes, one after another. */
 function combined(funnel: Funnel, experiments: { experiment: ResolvedExperiment; funnels: ReadonlyMap<string, Funnel> }[], assignments: Assignments): FunnelVersion {
-  if (experiments.length === 0) return { funnel, variant: null };
-  let version = funnel;
-  for (const { experiment, funnels } of experiments) {
-    const changed = funnels.get(assignments[experiment.experimentId]);
-    if (!changed) continue;
-    const step = changed.steps.find((s) => s.id === experiment.step)!;
-    version = { ...version, steps: version.steps.map((s) => (s.id === step.id ? step : s)) };
+  const variant = variantLabel(
+    assignments,
+    experiments.map((e) => e.experiment),
+  );
+  if (variant === null) return { funnel, variant };
+  let built = combinations.get(funnel);
+  if (!built) combinations.set(funnel, (built = new Map()));
+  let version = built.get(variant);
+  if (!version) {
+    version = funnel;
+    for (const { experiment, funnels } of experiments) {
+      // A variant removed while visitors were in it: they see the step as written.
+      const changed = funnels.get(assignments[experiment.experimentId]);
+      if (!changed) continue;
+      if (experiments.length === 1) version = changed;
+      else {
+        const step = changed.steps.find((s) => s.id === experiment.step)!;
+        version = { ...version, steps: version.steps.map((s) => (s.id === step.id ? step : s)) };
+      }
+    }
+    built.set(variant, version);
   }
-  return {
-    funnel: version,
-    variant: variantLabel(
-      assignments,
-      experiments.map((e) => e.experiment),
-    ),
-  };
+  return { funnel: version, variant };
 }
 
 /**
