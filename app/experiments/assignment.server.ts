@@ -83,7 +83,12 @@ export async function assignVariants(experiments: readonly Assignable[], viewer:
       ON CONFLICT ("experimentId", "visitorId") DO NOTHING`);
     if (inserted === 1) {
       assignments[experimentId] = variant;
-      await recordEvent({ visitorId: viewer.visitorId, name: "experiment_viewed", userId: viewer.userId ?? undefined, props: { experiment: experimentId, variant } });
+      await recordEvent({
+        visitorId: viewer.visitorId,
+        name: "experiment_viewed",
+        userId: viewer.userId ?? undefined,
+        props: { experiment: experimentId, variant },
+      });
     } else {
       // Another request of this browser assigned it a moment ago: theirs stands.
       assignments[experimentId] = (await storedAssignments(viewer.visitorId))[experimentId] ?? variant;

@@ -26,7 +26,11 @@ export async function runningExperimentIds(): Promise<ReadonlySet<string>> {
  * experiment objects are replaced when content changes); null when a variant does not apply.
  */
 const versions = new WeakMap<object, WeakMap<ResolvedExperiment, ReadonlyMap<string, unknown> | null>>();
-function versionsOf<T>(subject: object, experiment: ResolvedExperiment, apply: (variant: ResolvedExperiment["variants"][number]) => Applied<T>): ReadonlyMap<string, T> | null {
+function versionsOf<T>(
+  subject: object,
+  experiment: ResolvedExperiment,
+  apply: (variant: ResolvedExperiment["variants"][number]) => Applied<T>,
+): ReadonlyMap<string, T> | null {
   let bySubject = versions.get(subject);
   if (!bySubject) versions.set(subject, (bySubject = new WeakMap()));
   if (!bySubject.has(experiment)) {
@@ -79,7 +83,11 @@ async function experimentsOn(funnel: Funnel) {
 const combinations = new WeakMap<Funnel, Map<string, Funnel>>();
 
 /** Several experiments on one funnel (on different steps): each variant's step changes, one after another. */
-function combined(funnel: Funnel, experiments: { experiment: ResolvedExperiment; funnels: ReadonlyMap<string, Funnel> }[], assignments: Assignments): FunnelVersion {
+function combined(
+  funnel: Funnel,
+  experiments: { experiment: ResolvedExperiment; funnels: ReadonlyMap<string, Funnel> }[],
+  assignments: Assignments,
+): FunnelVersion {
   const variant = variantLabel(
     assignments,
     experiments.map((e) => e.experiment),

@@ -48,7 +48,9 @@ async function deletedExperiments(known: ReadonlySet<string>): Promise<ReportedE
 export async function experimentReports(at: Date): Promise<ExperimentReport[]> {
   // Views still queued in this process count too.
   await flushEvents();
-  const documents = [...(await getExperiments())].sort((a, b) => Number(b.status === "running") - Number(a.status === "running") || a.name.localeCompare(b.name));
+  const documents = [...(await getExperiments())].sort(
+    (a, b) => Number(b.status === "running") - Number(a.status === "running") || a.name.localeCompare(b.name),
+  );
   const described: ReportedExperiment[] = documents.map((d) => ({
     experimentId: d.experimentId,
     name: d.name,

@@ -118,15 +118,30 @@ export function experimentReport(
       { draws: 10_000, seed },
     );
   const best = {
-    completion: rateBest((m) => m.completed, (m) => m.visitors),
-    checkout: rateBest((m) => m.checkouts, (m) => m.visitors),
-    purchase: rateBest((m) => m.purchasers, (m) => m.visitors),
+    completion: rateBest(
+      (m) => m.completed,
+      (m) => m.visitors,
+    ),
+    checkout: rateBest(
+      (m) => m.checkouts,
+      (m) => m.visitors,
+    ),
+    purchase: rateBest(
+      (m) => m.purchasers,
+      (m) => m.visitors,
+    ),
     revenuePerVisitor: probabilityBestMean(
       measured.map((m) => ({ visitors: m.visitors, values: m.revenueValues })),
       { resamples: 4_000, seed },
     ),
-    week1: rateBest((m) => m.retention.week1.active, (m) => m.retention.week1.eligible),
-    month: rateBest((m) => m.retention.month.active, (m) => m.retention.month.eligible),
+    week1: rateBest(
+      (m) => m.retention.week1.active,
+      (m) => m.retention.week1.eligible,
+    ),
+    month: rateBest(
+      (m) => m.retention.month.active,
+      (m) => m.retention.month.eligible,
+    ),
   };
 
   const variants: VariantResult[] = measured.map((m, i) => ({

@@ -103,8 +103,9 @@ function experimentShape<O extends z.ZodType, F extends z.ZodType>(offer: O, fun
       /** Running: visitors are assigned. Stopped: everyone sees the subject as written; the results stay. */
       status: ExperimentStatus,
       kind: z.enum(["offer", "funnel"]),
-      offer: offer.optional(),
-      funnel: funnel.optional(),
+      // Null where the app's query resolves a subject the experiment does not have.
+      offer: offer.nullish(),
+      funnel: funnel.nullish(),
       /** The funnel step the variants change (a funnel experiment). */
       step: slug.optional(),
       variants: z.array(Variant).min(2, "an experiment needs at least two variants").max(6, "at most 6 variants"),

@@ -141,8 +141,8 @@ function ExperimentPanel({ report }: { report: ExperimentReport }) {
 
       <h3 className="mt-6 font-semibold">Chance each variant is best</h3>
       <p className="mt-1 text-sm text-muted">
-        Rates: Beta-Binomial posteriors, compared by simulation. Revenue per visitor: a bootstrap over the variant&apos;s visitors. Trust them once the
-        warning above is gone.
+        Rates: Beta-Binomial posteriors, compared by simulation. Revenue per visitor: a bootstrap over the variant&apos;s visitors. Trust them once the warning
+        above is gone.
       </p>
       {report.retentionWarning ? <p className="mt-1 text-sm text-muted">{report.retentionWarning}</p> : null}
       <ScrollX label={`${experiment.name}: chance each variant is best`} className="mt-3">

@@ -115,7 +115,13 @@ describe("stored assignments", () => {
     const experiment = priceTest();
     const visitorId = visitorIn(experiment, "control");
     await assignVariants([experiment], { visitorId });
-    const everyoneLower = { ...experiment, variants: [{ ...experiment.variants[0], weight: 1 }, { ...experiment.variants[1], weight: 1000 }] };
+    const everyoneLower = {
+      ...experiment,
+      variants: [
+        { ...experiment.variants[0], weight: 1 },
+        { ...experiment.variants[1], weight: 1000 },
+      ],
+    };
     expect(pickVariant(everyoneLower.variants, bucketOf(experiment.experimentId, visitorId))).toBe("lower");
     expect(await assignVariants([everyoneLower], { visitorId })).toEqual({ [experiment.experimentId]: "control" });
   });

@@ -8,6 +8,9 @@ import { toSanityDocument } from "~/content/sanity-format";
 import { readAppRoutes } from "~/funnels/app-routes.server";
 import { applyOfferChanges, applyStepChanges } from "~/experiments/apply";
 import { experimentProblems, lintExperiments } from "~/experiments/lint";
+import { ResolvedExperiment } from "~/experiments/schema";
+import { ALL_EXPERIMENTS } from "~/content/queries";
+import { stripCmsFields } from "~/funnels/resolve";
 import { Offer } from "~/payments/offer-schema";
 import { validateWithStudio, type StudioMarker } from "../../studio/validate";
 import { embeddedDataset, funnelDocument, loadFunnel, sharedQuestions } from "./helpers";
@@ -55,6 +58,18 @@ const problemsOf = (doc: unknown) =>
     funnel: funnelDocument("skin"),
     shared: sharedQuestions(),
   }).map((p) => `${p.path.join(".")}: ${p.message}`);
+
+describe("the app's query", () => {
+  it("resolves each experiment's subject to the id the app knows it by, and the result parses", async () => {
+    const dataset = [...embeddedDataset(), salesPrice(), skinStep("14", { cta: { href: "/sales" } })].map((d) => toSanityDocument(structuredClone(d) as never));
+    const found = (await (await evaluate(parse(ALL_EXPERIMENTS), { dataset })).get()) as unknown[];
+    const parsed = found.map((doc) => ResolvedExperiment.parse(stripCmsFields(doc)));
+    expect(parsed.map((e) => [e.experimentId, e.kind, e.offer ?? null, e.funnel ?? null])).toEqual([
+      ["sales-price", "offer", "crease-free", null],
+      ["skin-14", "funnel", null, "skin"],
+    ]);
+  });
+});
 
 describe("a variant applied to an offer", () => {
   it("changes plan prices and texts by id, the hero's copy and the browser title; everything else as written", () => {
@@ -131,13 +146,17 @@ describe("experimentProblems (the Studio's and the linter's check of one experim
     expect(problemsOf(doc)).toEqual([]);
     const withMonthly = offerDoc("offer-skincare-paywall");
     expect(
-      experimentProblems({ ...salesPrice({ planIds: ["ghost"] }), offer: { _ref: withMonthly._id } }, { offer: withMonthly }).map((p) => `${p.path.join(".")}: ${p.message}`),
+      experimentProblems({ ...salesPrice({ planIds: ["ghost"] }), offer: { _ref: withMonthly._id } }, { offer: withMonthly }).map(
+        (p) => `${p.path.join(".")}: ${p.message}`,
+      ),
     ).toEqual(['variants.1.offer.planIds: the offer has no plan "ghost"']);
   });
 
   it("funnel steps: a field the step type lacks, an order that strands a step, a step that is not there", () => {
     expect(problemsOf(skinStep("3", { headline: "Nope" }))).toEqual(['variants.1.step.headline: a question step has no "headline"']);
-    expect(problemsOf(skinStep("2", { next: [{ to: { step: "4" } }] }))).toEqual(['variants.1.step.next: step "3": unreachable: no branch leads here from the first step "0"']);
+    expect(problemsOf(skinStep("2", { next: [{ to: { step: "4" } }] }))).toEqual([
+      'variants.1.step.next: step "3": unreachable: no branch leads here from the first step "0"',
+    ]);
     expect(problemsOf(skinStep("2", { next: [{ to: { step: "99" } }] }))).toEqual(['variants.1.step.next.0.to.step: no step "99"']);
     expect(problemsOf(skinStep("nope", { title: "x" }))).toEqual(['step: the funnel has no step "nope"']);
   });
@@ -186,8 +205,10 @@ describe("lintExperiments (npm run funnels:check)", () => {
 
 describe("the Studio", () => {
   const stored = () => embeddedDataset().map((d) => toSanityDocument(structuredClone(d)));
-  const fetchFrom = (docs: Record<string, unknown>[]) => async (query: string, params: Record<string, unknown> = {}) =>
-    (await evaluate(parse(query, { params }), { dataset: docs, params })).get();
+  const fetchFrom =
+    (docs: Record<string, unknown>[]) =>
+    async (query: string, params: Record<string, unknown> = {}) =>
+      (await evaluate(parse(query, { params }), { dataset: docs, params })).get();
   const pathText = (path: StudioMarker["path"]) => path.map((p) => (typeof p === "object" ? `[${p._key}]` : String(p))).join(".");
   async function studioErrors(doc: Record<string, unknown>, others: Record<string, unknown>[] = []) {
     const sanity = toSanityDocument(doc as never);
@@ -197,7 +218,9 @@ describe("the Studio", () => {
   }
 
   it("accepts good experiments, including every field's input (cli)", async () => {
-    expect(await studioErrors(salesPrice({ plans: [{ id: "lifetime", priceMinor: 2499, features: ["Lifetime access"] }], hero: { headline: "Less" } }))).toEqual([]);
+    expect(
+      await studioErrors(salesPrice({ plans: [{ id: "lifetime", priceMinor: 2499, features: ["Lifetime access"] }], hero: { headline: "Less" } })),
+    ).toEqual([]);
     expect(await studioErrors(skinStep("2", { next: [{ to: { step: "3" } }], title: "x", label: "Step 2 of 12" }))).toEqual([]);
     const cli = await validateWithStudio(toSanityDocument(skinStep("14", { cta: { label: "See it", href: "/sales" } }) as never), fetchFrom(stored()), {
       environment: "cli",
@@ -206,7 +229,9 @@ describe("the Studio", () => {
   });
 
   it("rejects what the app would, on the field (list items by key)", async () => {
-    expect(await studioErrors(salesPrice({ plans: [{ id: "lifetime", priceMinor: 8000 }] }))).toEqual(["variants.[lower].offer.plans.[lifetime]: must be more than the price"]);
+    expect(await studioErrors(salesPrice({ plans: [{ id: "lifetime", priceMinor: 8000 }] }))).toEqual([
+      "variants.[lower].offer.plans.[lifetime]: must be more than the price",
+    ]);
     const weights = salesPrice();
     weights.variants[0].weight = 0;
     expect(await studioErrors(weights)).toEqual(["variants.[control].weight: must be more than 0"]);

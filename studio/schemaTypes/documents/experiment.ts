@@ -21,7 +21,11 @@ export const experimentRunsInTheApp: CustomValidator = async (doc, context) => {
   if (!doc) return true;
   const published = asPublished(doc as { _id?: string });
   const parsed = parseExperiment(published);
-  if (!parsed.ok) return toMarkers(doc, parsed.problems.map((p) => ({ ...p, message: plainMessage(p.message) })));
+  if (!parsed.ok)
+    return toMarkers(
+      doc,
+      parsed.problems.map((p) => ({ ...p, message: plainMessage(p.message) })),
+    );
   const { experiment } = parsed;
   const client = context.getClient({ apiVersion: API_VERSION });
   const ref = experiment.kind === "offer" ? experiment.offer!._ref : experiment.funnel!._ref;
@@ -38,7 +42,11 @@ export const experimentRunsInTheApp: CustomValidator = async (doc, context) => {
       id: published._id,
     });
     const clash = others.map(parseExperiment).find((other) => other.ok && subjectKey(other.experiment) === subjectKey(experiment));
-    if (clash?.ok) problems.push({ path: ["status"], message: `"${clash.experiment.name}" already runs on this ${experiment.kind === "offer" ? "offer" : "step"}: stop one of them` });
+    if (clash?.ok)
+      problems.push({
+        path: ["status"],
+        message: `"${clash.experiment.name}" already runs on this ${experiment.kind === "offer" ? "offer" : "step"}: stop one of them`,
+      });
   }
   return problems.length ? toMarkers(doc, problems) : true;
 };
@@ -70,7 +78,10 @@ export const planChange = defineType({
   ],
   preview: {
     select: { id: "id", price: "priceMinor" },
-    prepare: ({ id, price }) => ({ title: id ?? "(plan)", subtitle: typeof price === "number" ? `$${(price / 100).toFixed(price % 100 ? 2 : 0)}` : "price unchanged" }),
+    prepare: ({ id, price }) => ({
+      title: id ?? "(plan)",
+      subtitle: typeof price === "number" ? `$${(price / 100).toFixed(price % 100 ? 2 : 0)}` : "price unchanged",
+    }),
   },
 });
 
