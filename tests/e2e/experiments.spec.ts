@@ -5,7 +5,8 @@
  * every visit; a third of them buy through the local test checkout and are charged the price
  * their variant showed; a member signing in on another device sees their variant there too;
  * the admin's numbers equal the event log; stopping the experiment in the Studio shows everyone
- * the offer as written and keeps the results.
+ * the offer as written and keeps the results. Beside it, a copy test on a quiz step: pages
+ * served again from the funnel page cache never show one variant's page to the other.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -47,6 +48,23 @@ const EXPERIMENT = {
       weight: 3,
       offer: { hero: { headline: "Crease-free makeup for $24.99" }, plans: [{ id: "lifetime", priceMinor: PRICES.lower }] },
     },
+  ],
+};
+
+/** A copy test on the skin quiz's first question, running beside the price test. */
+const QUIZ_TITLES = { a: "What's your skin type?", b: "How does your skin feel most days?" } as const;
+const QUIZ_EXPERIMENT = {
+  _id: "experiment-skin-question",
+  _type: "experiment",
+  experimentId: "skin-question",
+  name: "Skin quiz: first question's wording",
+  status: "running",
+  kind: "funnel",
+  funnel: { _ref: "funnel-skin", _type: "reference" },
+  step: "1",
+  variants: [
+    { key: "a", name: "As written", weight: 1 },
+    { key: "b", name: "How it feels", weight: 1, step: { title: QUIZ_TITLES.b } },
   ],
 };
 
@@ -99,7 +117,9 @@ let fake: FakeSanity | undefined;
 let serverLog = "";
 
 async function startApp() {
-  fake = await startFakeSanity({ documents: [...readEmbeddedDataset(), EXPERIMENT].map((d) => toSanityDocument(structuredClone(d) as never)) });
+  fake = await startFakeSanity({
+    documents: [...readEmbeddedDataset(), EXPERIMENT, QUIZ_EXPERIMENT].map((d) => toSanityDocument(structuredClone(d) as never)),
+  });
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   server = spawn(process.execPath, ["scripts/start.mjs"], {
     env: {
@@ -256,19 +276,44 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
     expect(row).toEqual({ variant: "lower", userId: buyer.id });
   });
 
+  await test.step("a quiz step per variant: the page cache serves each visitor their own variant's page", async () => {
+    const quizVisitors = Array.from({ length: 20 }, () => new Visitor());
+    const titleOf = (html: string) => (html.includes("How does your skin feel most days?") ? "b" : html.includes("What&#x27;s your skin type?") ? "a" : null);
+    const shown: ("a" | "b" | null)[] = [];
+    for (const [i, visitor] of quizVisitors.entries()) {
+      expect((await visitor.request("/quiz")).status).toBe(200);
+      expect((await visitor.request("/quiz", { form: {} })).status).toBe(303);
+      shown[i] = titleOf(await (await visitor.request("/quiz/1")).text());
+    }
+    expect(new Set(shown)).toEqual(new Set(["a", "b"]));
+    // Visitors of both variants take turns on the same page: the second and later views are
+    // served from memory, each keyed on its variant.
+    for (let round = 0; round < 3; round++)
+      for (const [i, visitor] of quizVisitors.entries()) expect(titleOf(await (await visitor.request("/quiz/1")).text())).toBe(shown[i]);
+    const stored = await rows<{ visitorId: string; variant: string }>(
+      `SELECT "visitorId", "variant" FROM "ExperimentAssignment" WHERE "experimentId" = 'skin-question'`,
+    );
+    const byVisitor = new Map(stored.map((r) => [r.visitorId, r.variant]));
+    for (const [i, visitor] of quizVisitors.entries()) expect(byVisitor.get(await visitor.visitorId())).toBe(shown[i]);
+  });
+
+  const pricePanel = () => page.locator("#experiment-sales-price");
+
   /** The admin's numbers for a variant, read from /admin/experiments. */
   async function adminNumbers(variant: Variant) {
-    const row = page.getByTestId("variant-results").locator(`tr[data-variant="${variant}"]`);
+    const row = pricePanel().getByTestId("variant-results").locator(`tr[data-variant="${variant}"]`);
     const value = async (metric: string) => Number(await row.locator(`[data-metric="${metric}"]`).getAttribute("data-value"));
     return { visitors: await value("visitors"), checkouts: await value("checkouts"), purchases: await value("purchases"), revenue: await value("revenue") };
   }
 
   /** The same numbers straight from the event log. */
   async function loggedNumbers(variant: Variant) {
-    const events = await rows<{ visitorId: string; name: string; props: string }>(
-      `SELECT "visitorId", "name", "props" FROM "AnalyticsEvent" WHERE "variants" = ?`,
-      JSON.stringify({ "sales-price": variant }),
-    );
+    // Events may carry both experiments' variants (a visitor of the quiz and the offer).
+    const events = (
+      await rows<{ visitorId: string; name: string; props: string; variants: string | null }>(
+        `SELECT "visitorId", "name", "props", "variants" FROM "AnalyticsEvent"`,
+      )
+    ).filter((e) => e.variants !== null && JSON.parse(e.variants)["sales-price"] === variant);
     const distinct = (name?: string) => new Set(events.filter((e) => !name || e.name === name).map((e) => e.visitorId)).size;
     const revenue = events.filter((e) => e.name === "purchase").reduce((sum, e) => sum + Math.round(JSON.parse(e.props).price * 100), 0);
     return { visitors: distinct(), checkouts: distinct("initiate_checkout"), purchases: distinct("purchase"), revenue };
@@ -286,7 +331,8 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
     await page.getByRole("link", { name: "Experiments" }).click();
     await expect(page).toHaveURL(`${BASE}/admin/experiments`);
     await expect(page.getByRole("heading", { level: 2, name: EXPERIMENT.name })).toBeVisible();
-    await expect(page.getByTestId("experiment-status")).toHaveText("Running");
+    await expect(pricePanel().getByTestId("experiment-status")).toHaveText("Running");
+    await expect(page.locator("#experiment-skin-question").getByTestId("experiment-status")).toHaveText("Running");
 
     for (const variant of ["control", "lower"] as const) {
       const logged = await loggedNumbers(variant);
@@ -300,10 +346,12 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
       expect(logged.purchases).toBe(bought.length);
       expect(logged.revenue).toBe(bought.length * PRICES[variant]);
     }
-    const [exposures] = await rows<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "AnalyticsEvent" WHERE "name" = 'experiment_viewed'`);
+    const [exposures] = await rows<{ n: number }>(
+      `SELECT COUNT(*) AS "n" FROM "AnalyticsEvent" WHERE "name" = 'experiment_viewed' AND "props" LIKE '%"experiment":"sales-price"%'`,
+    );
     expect(Number(exposures.n)).toBe(VISITORS + 1);
     // The chances each variant is best add up to 1.
-    const chances = await page
+    const chances = await pricePanel()
       .getByTestId("variant-best")
       .locator('[data-metric="revenuePerVisitor"]')
       .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-value"))));
@@ -333,7 +381,7 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
     );
 
     await page.reload();
-    await expect(page.getByTestId("experiment-status")).toHaveText("Stopped");
+    await expect(pricePanel().getByTestId("experiment-status")).toHaveText("Stopped");
     expect({ control: await adminNumbers("control"), lower: await adminNumbers("lower") }).toEqual(before);
   });
 });

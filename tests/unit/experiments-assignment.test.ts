@@ -149,6 +149,20 @@ describe("stored assignments", () => {
     expect((await db.experimentAssignment.findFirst({ where: { visitorId: tablet } }))?.userId).toBe(other.id);
   });
 
+  it("signing in carries this browser's assignments to the account", async () => {
+    const { completeSignIn } = await import("~/auth/sign-in.server");
+    const experiment = priceTest();
+    const phone = visitorIn(experiment, "lower");
+    await assignVariants([experiment], { visitorId: phone });
+    const email = `exp-${id()}@glowcoach.test`;
+    const { user } = await completeSignIn({ email, proof: "email-link", visitorId: phone });
+    expect((await db.experimentAssignment.findFirst({ where: { visitorId: phone } }))?.userId).toBe(user.id);
+    // On a laptop that never saw the offer, the member's variant.
+    expect(await assignVariants([experiment], { visitorId: visitorIn(experiment, "control"), userId: user.id })).toEqual({
+      [experiment.experimentId]: "lower",
+    });
+  });
+
   it("a browser that already saw a variant keeps it after signing in to an account that saw the other", async () => {
     const experiment = priceTest();
     const user = await db.user.create({ data: { email: `exp-${id()}@glowcoach.test` } });
@@ -247,5 +261,12 @@ describe("a funnel as a visitor in a variant runs it", () => {
     const base = (await getFunnelByRoute("/quiz"))!;
     expect(version.funnel.steps.filter((s) => s.id !== "14")).toEqual(base.steps.filter((s) => s.id !== "14"));
     expect((await funnelForViewer("/makeup", visitorId, async () => null))?.variant).toBeNull();
+
+    // The step's view names the variant: both page caches key on the view.
+    const { planFunnelStep } = await import("~/funnels/flow.server");
+    const planned = await planFunnelStep({ cookieHeader: null, route: "/quiz", stepParam: "1", version });
+    expect(planned.kind === "view" && planned.view.variant).toBe(`${experiment.experimentId}:b`);
+    const plain = await planFunnelStep({ cookieHeader: null, route: "/quiz", stepParam: "1" });
+    expect(plain.kind === "view" && "variant" in plain.view).toBe(false);
   });
 });
