@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
 import { now } from "~/utils/clock.server";
+import { logger } from "~/utils/logger.server";
 import { execute, queryRows, sql } from "~/utils/sql.server";
 
 /** Who is looking: this browser, and the member when signed in. */
@@ -106,9 +107,15 @@ export async function storedAssignments(visitorId: string): Promise<Assignments>
 
 /**
  * Links this browser's assignments to a member (sign-in, purchase), so the member sees the
- * same variants on every device. Assignments already linked to someone stay theirs.
+ * same variants on every device. Assignments already linked to someone stay theirs. Never
+ * fails a sign-in or a purchase: a failed write is logged (the next page they open signed in
+ * links them).
  */
 export async function linkToAccount(visitorId: string, userId: string): Promise<void> {
-  await execute(sql`
-    UPDATE "ExperimentAssignment" SET "userId" = ${userId} WHERE "visitorId" = ${visitorId} AND "userId" IS NULL`);
+  try {
+    await execute(sql`
+      UPDATE "ExperimentAssignment" SET "userId" = ${userId} WHERE "visitorId" = ${visitorId} AND "userId" IS NULL`);
+  } catch (error) {
+    logger.error({ err: error }, "[experiments] could not link a browser's assignments to its member");
+  }
 }

@@ -13,6 +13,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { createCookie } from "@remix-run/node";
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { toSanityDocument } from "../../app/content/sanity-format";
@@ -351,6 +352,9 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
     );
     expect(Number(exposures.n)).toBe(VISITORS + 1);
     // The chances each variant is best add up to 1.
+    // The page with data passes axe (no serious or critical violation).
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     const chances = await pricePanel()
       .getByTestId("variant-best")
       .locator('[data-metric="revenuePerVisitor"]')
