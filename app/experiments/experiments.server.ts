@@ -16,11 +16,6 @@ import { applyOfferChanges, applyStepChanges, type Applied } from "./apply";
 import { assignVariants, storedAssignments, type Assignments, type Viewer } from "./assignment.server";
 import type { ResolvedExperiment } from "./schema";
 
-/** Experiment ids that are running now (events record only these variants). */
-export async function runningExperimentIds(): Promise<ReadonlySet<string>> {
-  return new Set((await getExperiments()).filter((e) => e.status === "running").map((e) => e.experimentId));
-}
-
 /**
  * Each variant's version of a subject, worked out once per content version (the subject and
  * experiment objects are replaced when content changes); null when a variant does not apply.
