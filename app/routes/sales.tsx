@@ -1,11 +1,11 @@
 /** /sales: the crease-free makeup offer, rendered from its offer document (content/offers.ndjson). */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { offerAction, offerLoader } from "~/payments/offer-page.server";
+import { offerRouteAction, offerRouteLoader } from "~/payments/offer-route.server";
 import { OfferPage, offerMeta } from "~/payments/components/offer-page";
 import { formPageHeaders } from "~/utils/route-headers";
 
-export const loader = (args: LoaderFunctionArgs) => offerLoader(args, "/sales");
-export const action = (args: ActionFunctionArgs) => offerAction(args, "/sales");
+export const loader = (args: LoaderFunctionArgs) => offerRouteLoader(args, "/sales");
+export const action = (args: ActionFunctionArgs) => offerRouteAction(args, "/sales");
 export const meta = offerMeta;
 export const headers = formPageHeaders;
 export default OfferPage;
