@@ -9,6 +9,8 @@ import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
+import { getUser } from "~/auth/guards.server";
+import { funnelForViewer } from "~/experiments/experiments.server";
 import { answerFunnelStep, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
@@ -21,8 +23,14 @@ function cookieHeaders(setCookie?: string): HeadersInit {
   return setCookie ? { "Set-Cookie": setCookie } : {};
 }
 
+/** The funnel as this visitor runs it: their variants of the experiments running on it. */
+function funnelVersion(request: Request, params: LoaderFunctionArgs["params"], visitorId: string) {
+  return funnelForViewer(`/${params.funnel}`, visitorId, async () => (await getUser(request))?.id);
+}
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
+  const version = await funnelVersion(request, params, context.visitorId);
+  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw notFound(request);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
@@ -42,7 +50,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
+  const version = await funnelVersion(request, params, context.visitorId);
+  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step, version });
   if (!at) throw notFound(request);
   if (isGo(at)) return goTo(at);
   const { submission, status } = await parseForm(request, at.form);
