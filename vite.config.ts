@@ -65,7 +65,8 @@ export default defineConfig(({ isSsrBuild }) => ({
             // icons, toasts, the site's chrome) travel as one chunk: six tiny files each cost
             // an import and a gzip header, which the quiz's 90 KB budget feels.
             manualChunks(id) {
-              if (/[\\/]app[\\/](utils[\\/](form-errors|use-hydrated)|components[\\/](site-chrome|ui[\\/](icons|toaster)))\.tsx?$/.test(id)) return "site-chrome";
+              if (/[\\/]app[\\/](utils[\\/](form-errors|use-hydrated)|components[\\/](site-chrome|ui[\\/](icons|toaster)))\.tsx?$/.test(id))
+                return "site-chrome";
               return undefined;
             },
           },
