@@ -22,6 +22,7 @@ import {
   TUTORIAL_STEP,
 } from "./queries";
 import { Offer } from "~/payments/offer-schema";
+import { withImageUrls, type ImageCdn } from "./image-urls.server";
 import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
 import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings } from "./types";
@@ -49,11 +50,14 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 /** `remember`: the value may become a "last good" version (never true for drafts). */
 type Parse<T> = (raw: unknown, remember: boolean) => Parsed<T> | Promise<Parsed<T>>;
 
+/** Uploaded images are served by Sanity's image CDN when content comes from Sanity. */
+const imageCdn: ImageCdn | null = env.sanity ? { baseUrl: env.sanity.cdnUrl, projectId: env.sanity.projectId, dataset: env.sanity.dataset } : null;
+
 function zodParse<T>(schema: z.ZodType<T>): Parse<T> {
   return (raw) => {
     const result = schema.safeParse(raw);
     return result.success
-      ? { ok: true, value: result.data }
+      ? { ok: true, value: withImageUrls(result.data, imageCdn) }
       : { ok: false, problems: result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`) };
   };
 }

@@ -5,7 +5,7 @@
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
 import { PLAN_BY_ID } from "~/content/queries";
-import { Plan, ResolvedPlan } from "~/content/types";
+import { ContentImage, Plan, ResolvedPlan } from "~/content/types";
 import { lintPlanRules } from "~/funnels/lint";
 import { personalisePlan, planAnswers, videoView, type AnswerSet } from "~/members/personalise";
 import { embeddedDataset, loadFunnel } from "./helpers";
@@ -85,7 +85,7 @@ describe("choosing by the answers", () => {
   });
 
   it("shows a video only when the content has one", () => {
-    const still = { src: "/images/routine/cleanse.svg", width: 640, height: 400, alt: "A cleanser" };
+    const still = ContentImage.parse({ src: "/images/routine/cleanse.svg", width: 640, height: 400, alt: "A cleanser" });
     expect(videoView(null, still)).toBeNull();
     expect(videoView({ title: "Cleanse", url: "/videos/cleanse.mp4", duration: "0:40" }, still)).toEqual({
       title: "Cleanse",
