@@ -10,7 +10,7 @@ import { embeddedDataset, funnelDocument, sharedQuestions } from "./helpers";
 describe("Studio pickers", () => {
   it("a branch picks one of the quiz's own steps", () => {
     const steps = stepChoices(funnelDocument("skin"));
-    expect(steps.map((s) => s.value)).toEqual(funnelDocument("skin").steps.map((s: { id: string }) => s.id));
+    expect(steps.map((s) => s.value)).toEqual((funnelDocument("skin").steps as { id: string }[]).map((s) => s.id));
     expect(steps[1].title).toMatch(/^1 · /);
     expect(stepChoices(null)).toEqual([]);
   });
