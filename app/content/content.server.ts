@@ -2,7 +2,7 @@
  * The content the app reads, parsed and cached in memory. Routes call these functions;
  * nothing else runs queries.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel } from "~/funnels/resolve";
 import {
@@ -15,6 +15,7 @@ import {
   OFFER_BY_ID,
   OFFER_BY_PATH,
   OFFER_FOR_PLAN,
+  OFFER_PATHS,
   PARTNERSHIPS_PAGE,
   PLAN_BY_ID,
   SITE_SETTINGS,
@@ -229,6 +230,17 @@ export function getOfferByPath(path: string): Promise<Offer | null> {
 
 export function getOfferById(offerId: string): Promise<Offer | null> {
   return load(OFFER_BY_ID, { offerId }, zodParse(Offer));
+}
+
+/** A content page: an offer page or a quiz, at its own address. */
+export type ContentPage = { path: string; kind: "offer" | "funnel" };
+
+const OfferPaths = z.array(z.unknown()).transform((paths) => paths.filter((p): p is string => typeof p === "string" && /^\/[a-z0-9-]+$/.test(p)));
+
+/** Every content page live now: the quizzes the app runs and every offer page's address. */
+export async function getContentPages(): Promise<ContentPage[]> {
+  const [funnels, offerPaths] = await Promise.all([getFunnels(), load(OFFER_PATHS, {}, zodParse(OfferPaths))]);
+  return [...[...funnels.keys()].map((path) => ({ path, kind: "funnel" as const })), ...(offerPaths ?? []).map((path) => ({ path, kind: "offer" as const }))];
 }
 
 /** The offer page that sells a routine plan, or null. */

@@ -42,8 +42,9 @@ export function lintFunnels({ files, dataset, appRoutes, pendingRoutes = {} }: L
     else schema.push(...schemaProblems(file, doc, result.problems, mistyped[i]));
   });
 
-  // A link to any funnel page is a link to a page that exists.
-  const routes = [...appRoutes, ...files.flatMap(({ doc }) => funnelPaths(doc))];
+  // A link to any funnel page or offer page is a link to a page that exists.
+  const offerPaths = dataset.flatMap((d) => (d._type === "offer" && typeof d.path === "string" ? [d.path] : []));
+  const routes = [...appRoutes, ...files.flatMap(({ doc }) => funnelPaths(doc)), ...offerPaths];
   const pending = new Map(Object.entries(pendingRoutes));
   const problems = [
     ...schema,

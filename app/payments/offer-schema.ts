@@ -10,6 +10,7 @@
  *   {time}         the countdown ("9:59")              — in countdown texts
  */
 import { z } from "zod";
+import { reservedPathProblem } from "../content/reserved-paths";
 import { Reference } from "../content/types";
 
 const text = z.string().trim().min(1);
@@ -109,8 +110,14 @@ export const Offer = z
     _type: z.literal("offer"),
     /** Stable id used in checkouts, metadata and subscription records. */
     offerId: id,
-    /** Where the page lives ("/subscribe"). */
-    path: z.string().regex(/^\/[a-z0-9-]+$/, "must be a one-segment path such as /subscribe"),
+    /** Where the page lives ("/subscribe"): one path segment, never one of the app's own pages. */
+    path: z
+      .string()
+      .regex(/^\/[a-z0-9-]+$/, "must be a one-segment path such as /subscribe")
+      .superRefine((path, ctx) => {
+        const problem = reservedPathProblem(path);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     pageTitle: text,
     description: text,
     /** Funnels whose results lead here: their answers go with the checkout. */

@@ -5,7 +5,7 @@
  */
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
 import { Offer } from "../../../app/payments/offer-schema";
-import { matchesAppSchema, type Explain } from "../validation";
+import { addressIsFree, matchesAppSchema, type Explain } from "../validation";
 
 const anchorHint = "An anchor on the page, e.g. #plan-annual.";
 
@@ -109,7 +109,13 @@ export const offer = defineType({
   description: "A page where visitors choose a plan and pay.",
   fields: [
     defineField({ name: "offerId", title: "Offer id", type: "string", description: "Used in checkouts and reports: change it only with a developer." }),
-    defineField({ name: "path", title: "Address", type: "string", description: "e.g. /subscribe" }),
+    defineField({
+      name: "path",
+      title: "Address",
+      type: "string",
+      description: "Where the page lives, e.g. /glow-offer: one segment, lower-case letters, digits and dashes. It goes live when published.",
+      validation: (rule) => rule.custom(addressIsFree),
+    }),
     defineField({ name: "pageTitle", title: "Browser tab title", type: "string" }),
     defineField({ name: "description", title: "Description (for search engines)", type: "text", rows: 2 }),
     defineField({
