@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
 import { fromSanityDocument } from "~/content/sanity-format";
 import { pullContent, pushContent, type ContentClient } from "../../scripts/content-sync";
+import { Product } from "~/content/types";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
+import { png } from "./png";
 
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/.bin/tsx");
@@ -82,7 +84,7 @@ describe("content:push and content:pull", () => {
     roots.push(root);
     const before = snapshot(root);
     const report = await pullContent(client, root);
-    expect(report).toEqual({ changedFiles: [], removedFiles: [] });
+    expect(report).toEqual({ changedFiles: [], removedFiles: [], copiedImages: [] });
     expect(snapshot(root)).toEqual(before);
   });
 
@@ -111,6 +113,45 @@ describe("content:push and content:pull", () => {
     // Pushing the pulled files back writes only what changed (the deleted funnel stays deleted).
     const push = await pushContent(client, root);
     expect(push.written).toEqual([]);
+  });
+
+  it("a picture uploaded in the Studio comes back as its reference, with a copy under public/images/cms/ for the files", async () => {
+    await pushContent(client, process.cwd());
+    const root = copyContent();
+    roots.push(root);
+    const editor = createClient({
+      projectId: fake.projectId,
+      dataset: fake.dataset,
+      apiVersion: "2025-02-19",
+      token: fake.token,
+      useCdn: false,
+      apiHost: fake.url,
+      useProjectHostname: false,
+    });
+    const picture = png(600, 300);
+    const asset = await editor.assets.upload("image", picture, { filename: "sponge.png" });
+    const product = fake.get("product-beauty-sponge")!;
+    const image = {
+      _type: "contentImage",
+      asset: { _type: "reference", _ref: asset._id },
+      hotspot: { _type: "sanity.imageHotspot", x: 0.3, y: 0.4, width: 0.2, height: 0.2 },
+      alt: "A pink sponge",
+    };
+    fake.put({ ...product, image });
+
+    const report = await pullContent(client, root);
+    const file = `public/images/cms/${asset._id.split("-")[1]}-600x300.png`;
+    expect(report.changedFiles).toContain("content/products.ndjson");
+    expect(report.copiedImages).toEqual([file]);
+    expect(fs.readFileSync(path.join(root, file)).equals(picture)).toBe(true);
+    const pulled = readEmbeddedDataset(root).find((d) => d._id === "product-beauty-sponge")!;
+    expect(pulled.image).toEqual({ asset: { _ref: asset._id }, hotspot: { x: 0.3, y: 0.4, width: 0.2, height: 0.2 }, alt: "A pink sponge" });
+    // The embedded dataset shows it from that copy; a second pull copies nothing again.
+    expect(Product.parse(pulled).image.src).toBe(`/${file.slice("public/".length)}`);
+    expect((await pullContent(client, root)).copiedImages).toEqual([]);
+    // And it goes back to Sanity as it came.
+    expect((await pushContent(client, root)).written).toEqual([]);
+    fake.put(product);
   });
 
   it("the npm scripts refuse to run without the Sanity variables, naming them", async () => {
