@@ -243,6 +243,12 @@ export async function getContentPages(): Promise<ContentPage[]> {
   return [...[...funnels.keys()].map((path) => ({ path, kind: "funnel" as const })), ...(offerPaths ?? []).map((path) => ({ path, kind: "offer" as const }))];
 }
 
+/** What lives at a content address ("/glow-offer"): a quiz, an offer page, or nothing. A quiz wins (funnels:check refuses both at one address). */
+export async function contentPageAt(path: string): Promise<ContentPage["kind"] | null> {
+  if (await getFunnelByRoute(path)) return "funnel";
+  return (await getOfferByPath(path)) ? "offer" : null;
+}
+
 /** The offer page that sells a routine plan, or null. */
 export function getOfferForPlan(planId: string): Promise<Offer | null> {
   return load(OFFER_FOR_PLAN, { planId }, zodParse(Offer));

@@ -9,6 +9,7 @@
  */
 import { db, isUniqueViolation } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
+import { logger } from "~/utils/logger.server";
 import { contentGeneration, getContentPages } from "./content.server";
 import { inPreview } from "./preview.server";
 
@@ -44,8 +45,18 @@ export async function notePublishedPages(): Promise<void> {
   return noting;
 }
 
-/** True when `path` has had a published content page (now taken down, if nothing lives there). */
-export async function wasPublished(path: string): Promise<boolean> {
-  if (recorded.has(path)) return true;
-  return (await db.publishedPage.findUnique({ where: { path }, select: { path: true } })) !== null;
+/** notePublishedPages() for a request that does not wait for it: a failure is logged, and tried again next time. */
+export function notePublishedPagesInBackground(): void {
+  notePublishedPages().catch((error) => logger.error({ err: error }, "[content] could not note the published pages"));
+}
+
+/**
+ * For an address where nothing lives now: "gone" when a published content page lived there,
+ * "never" otherwise. The pages published now are noted first, so a page taken down since
+ * the last content version is known.
+ */
+export async function addressHistory(path: string): Promise<"gone" | "never"> {
+  await notePublishedPages();
+  if (recorded.has(path)) return "gone";
+  return (await db.publishedPage.findUnique({ where: { path }, select: { path: true } })) ? "gone" : "never";
 }

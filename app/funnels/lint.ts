@@ -7,6 +7,7 @@
  * Every problem is one line, `file: step id: what is wrong`, with `(funnel)` in place of
  * the step id when no single step is at fault.
  */
+import { reservedPathProblem } from "../content/reserved-paths";
 import { resolveFunnel } from "./resolve";
 import type { Condition, Funnel, InsightRules, Step } from "./schema";
 
@@ -164,7 +165,8 @@ function duplicateProblems(files: FunnelFile[], appRoutes: string[]): Problem[] 
     }
     const route = property(doc, "route");
     // Remix prefers an app page's static path to the generic funnel route, so the funnel would never show.
-    if (typeof route === "string" && appRoutes.some((pattern) => matchesRoute(pattern, route))) {
+    // (The schema already refuses the reserved addresses; this catches a page added since.)
+    if (typeof route === "string" && !reservedPathProblem(route) && appRoutes.some((pattern) => matchesRoute(pattern, route))) {
       problems.push({ file, step: FUNNEL, message: `route "${route}" is already a page of the app` });
     }
     return problems;

@@ -1,9 +1,15 @@
 /**
- * Every funnel step: /quiz, /quiz/3, /makeup/result, ... The funnel is found by the
- * first path segment; the step renderer is chosen by the step's type.
+ * Every page content puts at an address of its own, chosen in the Studio: each funnel step
+ * (/quiz, /quiz/3, /makeup/result, ...: the funnel is found by the first path segment, the
+ * step renderer by the step's type) and each offer page (/subscribe, /glow-offer, ...). A
+ * new quiz or offer page is live once published, with no code. An address without a page
+ * answers 404, or 410 when a published page lived there (app/content/published-pages.server.ts).
+ * The offer page's code is a chunk of its own, loaded only for offer pages, so quiz steps
+ * (where paid traffic lands) carry none of it.
  */
+import { Suspense } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
@@ -11,16 +17,41 @@ import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel"
 import { env } from "~/utils/env.server";
 import { planFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
-import { notFound } from "~/utils/http.server";
+import { contentPageAt } from "~/content/content.server";
+import { addressHistory, notePublishedPagesInBackground } from "~/content/published-pages.server";
+import { offerAction, offerLoader } from "~/payments/offer-page.server";
+import { gone, notFound } from "~/utils/http.server";
+import { preloadable } from "~/utils/preloadable";
+import { formPageHeaders } from "~/utils/route-headers";
 import { seo } from "~/utils/seo";
+
+const offerPageModule = preloadable(() => import("~/payments/components/offer-page"));
+
+/** An offer page's loader data, told apart from a funnel step's view. */
+function isOfferPage(page: object): page is Awaited<ReturnType<typeof offerLoader>>["data"] {
+  return "offer" in page && "onSale" in page;
+}
+
+/** Nothing lives at this address: 410 when a published page did, else 404. */
+async function noPage(request: Request, address: string): Promise<Response> {
+  return (await addressHistory(address)) === "gone" ? gone(request) : notFound(request);
+}
 
 function cookieHeaders(setCookie?: string): HeadersInit {
   return setCookie ? { "Set-Cookie": setCookie } : {};
 }
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
-  if (outcome.kind === "not-found") throw notFound(request);
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, params, context } = args;
+  const address = `/${params.funnel}`;
+  notePublishedPagesInBackground();
+  if (!params.step && (await contentPageAt(address)) === "offer") {
+    // Loaded before rendering, so the server renders the whole offer page.
+    await offerPageModule.load();
+    return offerLoader(args, address);
+  }
+  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step });
+  if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
@@ -38,9 +69,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return data(view, { headers: cookieHeaders(outcome.setCookie) });
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const outcome = await submitFunnelStep({ request, route: `/${params.funnel}`, stepParam: params.step });
-  if (outcome.kind === "not-found") throw notFound(request);
+/** On a client-side navigation to an offer page, its code is loaded before the page changes. */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const page = await serverLoader<typeof loader>();
+  if (isOfferPage(page)) await offerPageModule.load();
+  return page;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const { request, params, context } = args;
+  const address = `/${params.funnel}`;
+  if (!params.step && (await contentPageAt(address)) === "offer") return offerAction(args, address);
+  const outcome = await submitFunnelStep({ request, route: address, stepParam: params.step });
+  if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") {
     for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
     throw redirect(safeRedirect(outcome.to, "/"), { status: 303, headers: cookieHeaders(outcome.setCookie) });
@@ -51,12 +92,29 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = (args) => {
   const data = args.data;
   if (!data) return seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });
+  if (isOfferPage(data)) return seo(args, { title: `${data.offer.pageTitle} · Glow Coach`, description: data.offer.description });
   const heading = "headline" in data.step ? data.step.headline : "title" in data.step ? data.step.title : undefined;
   return seo(args, { title: `${data.funnel.pageTitle} · Glow Coach`, description: heading ?? data.funnel.pageTitle });
 };
 
-export default function FunnelStepRoute() {
-  const view = useLoaderData<typeof loader>();
+/** Offer pages answer a refused plan button with Retry-After (a 429), which Remix passes on only when asked. */
+export const headers = formPageHeaders;
+
+/** The offer page, once its chunk is loaded (while hydrating, React keeps the server's HTML until then). */
+function OfferPageSlot() {
+  const module = offerPageModule.get();
+  if (!module) throw offerPageModule.load();
+  return <module.OfferPage />;
+}
+
+export default function ContentPageRoute() {
+  const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return <FunnelStep view={view} error={actionData?.error} />;
+  if (isOfferPage(page))
+    return (
+      <Suspense fallback={null}>
+        <OfferPageSlot />
+      </Suspense>
+    );
+  return <FunnelStep view={page} error={actionData && "error" in actionData ? actionData.error : undefined} />;
 }
