@@ -16,8 +16,8 @@ import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { toSanityDocument } from "../../app/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
 import { png } from "../unit/png";
-import { jsEnabled } from "./support";
-import { signedInMember } from "./members-helpers";
+import { choose, jsEnabled } from "./support";
+import { entitlementsOf, signedInMember, userIdOf } from "./members-helpers";
 
 const WEBHOOK_SECRET = "e2e-webhook-secret-123456";
 const PROJECTS = ["desktop", "phone", "desktop-no-js", "phone-no-js"];
@@ -306,4 +306,122 @@ test("a picture uploaded in the Studio shows on the page from Sanity's image CDN
     new RegExp(`^${file.replace(/[.?]/g, "\\$&")}\\?rect=0,0,800,400&w=\\d+&q=80&auto=format$`),
   );
   expect(fake.requests.some((r) => r.path.startsWith(`/images/${fake.projectId}/${fake.dataset}/`))).toBe(true);
+});
+
+/** A new quiz and a new offer page, as the Studio stores them: live once published, with no code. */
+const GLOW_QUIZ = {
+  _id: "funnel-glow-quiz",
+  _type: "funnel",
+  id: "glow-quiz",
+  title: "Glow quiz",
+  route: "/glow-quiz",
+  pageTitle: "Find your glow",
+  steps: [
+    {
+      _key: "1",
+      _type: "questionStep",
+      id: "1",
+      type: "question",
+      title: "What does your skin need most?",
+      questions: [
+        {
+          _key: "need",
+          _type: "funnelQuestion",
+          field: "need",
+          select: "one",
+          options: [
+            { _key: "calm", value: "calm", label: "Calm" },
+            { _key: "glow", value: "glow", label: "Glow" },
+          ],
+        },
+      ],
+      continueLabel: "Continue",
+      next: [{ _key: "r", to: { _type: "target", step: "2" } }],
+    },
+    {
+      _key: "2",
+      _type: "resultStep",
+      id: "2",
+      type: "result",
+      title: "Your glow plan is ready",
+      pick: { rules: [], otherwise: { _type: "reference", _ref: "insight-skin-balanced" } },
+      cta: { label: "See my glow offer", href: "/glow-offer" },
+    },
+  ],
+};
+
+const GLOW_OFFER = {
+  _id: "offer-glow",
+  _type: "offer",
+  offerId: "glow",
+  path: "/glow-offer",
+  pageTitle: "Your Glow Routine",
+  description: "A six-step routine for skin that glows.",
+  funnels: ["glow-quiz"],
+  routinePlan: { _type: "reference", _ref: "clear-healthy-skin" },
+  plans: [
+    {
+      _key: "lifetime",
+      _type: "offerPlan",
+      id: "lifetime",
+      tier: "single_payment",
+      name: "Glow Routine",
+      priceMinor: 3900,
+      compareAtMinor: 7800,
+      priceSuffix: "one-time",
+      buttonLabel: "Start glowing - {price}",
+      features: ["Your six-step routine", "Lifetime access"],
+    },
+  ],
+  sections: [
+    { _key: "hero", _type: "hero", headline: "Glow in six calm steps", benefits: ["Made from your answers"] },
+    { _key: "plans", _type: "plans", title: "One payment, yours for good", planIds: ["lifetime"] },
+    { _key: "secure", _type: "secureCheckout", text: "Secure checkout · One-time payment" },
+  ],
+};
+
+test("a quiz and an offer page made in the Studio go live at their own addresses, sell, and answer 410 once taken down", async ({ page }, testInfo) => {
+  // Addresses that never had a page: 404.
+  expect((await page.goto(`${base}/glow-offer`))?.status()).toBe(404);
+  fake.put(GLOW_QUIZ as never);
+  fake.put(GLOW_OFFER as never);
+  expect((await webhook({ _id: "offer-glow" })).status).toBe(200);
+
+  // The quiz's result leads to the new offer page.
+  await page.goto(`${base}/glow-quiz`);
+  await choose(page, "Glow");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your glow plan is ready" })).toBeVisible();
+  await page.getByRole("link", { name: "See my glow offer" }).click();
+  await expect(page).toHaveURL(`${base}/glow-offer`);
+  await expect(page).toHaveTitle("Your Glow Routine · Glow Coach");
+  await expect(page.getByRole("heading", { level: 1, name: "Glow in six calm steps" })).toBeVisible();
+  const plan = page.getByRole("article", { name: "Glow Routine" });
+  await expect(plan.getByText("$39", { exact: true })).toBeVisible();
+  await expect(plan.locator("s")).toHaveText("$78");
+
+  // Bought through the local test checkout, at the price shown.
+  await plan.getByRole("button", { name: "Start glowing - $39" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\/cs_local_/);
+  await expect(page.getByRole("region", { name: "Your order" }).getByText("$39").first()).toBeVisible();
+  const email = `glow-${testInfo.project.name}-${Date.now()}@example.com`;
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Complete test payment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+  const [entitlement] = await entitlementsOf(await userIdOf(email, dataDir), dataDir);
+  expect(entitlement).toMatchObject({ offerId: "glow", routinePlanId: "clear-healthy-skin", planId: "lifetime", priceMinor: 3900, tier: "single_payment" });
+
+  // Unpublished in the Studio: the addresses that had pages answer 410, others still 404.
+  fake.remove("offer-glow");
+  fake.remove("funnel-glow-quiz");
+  expect((await webhook({ _id: "offer-glow" })).status).toBe(200);
+  const gone = await page.goto(`${base}/glow-offer`);
+  expect(gone?.status()).toBe(410);
+  await expect(page.getByRole("heading", { level: 1, name: "This page has ended" })).toBeVisible();
+  expect((await page.goto(`${base}/glow-quiz`))?.status()).toBe(410);
+  expect((await page.goto(`${base}/glow-quiz/2`))?.status()).toBe(410);
+  expect((await page.goto(`${base}/never-an-offer`))?.status()).toBe(404);
+  // A form posted to a page taken down changes nothing and says so.
+  const post = await page.request.post(`${base}/glow-offer`, { form: { intent: "checkout", planId: "lifetime" }, headers: { Origin: base }, maxRedirects: 0 });
+  expect(post.status()).toBe(410);
 });
