@@ -32,6 +32,8 @@ for (const [device, viewport] of Object.entries(viewports)) {
   await page.goto(`${base}/subscribe`);
   await page.getByRole("button", { name: /Continue with Monthly/ }).click();
   await page.waitForURL(/checkout\/test/);
+  // The address changes before the new page is drawn: wait for it.
+  await page.getByRole("heading", { name: "Checkout" }).waitFor();
   await shot("test-checkout");
   const buyer = `screenshots-${device}-${Date.now()}@example.com`;
   await page.getByLabel("E-mail").fill(buyer);

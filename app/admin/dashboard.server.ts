@@ -3,14 +3,14 @@
  * the role change (confirmed on a second screen, so it works as plain HTML forms).
  */
 import { flushEvents } from "~/analytics/event-batch.server";
-import { data, redirect } from "@remix-run/node";
-import { requireAdmin } from "~/auth/guards.server";
+import type { Role } from "~/auth/account-state";
+import type { SessionUser } from "~/auth/users.server";
 import { getFunnels } from "~/content/content.server";
 import { allCurrentStates, entitlementsOf, findEntitlement } from "~/billing/entitlements.server";
 import { currentStreak, localDate } from "~/members/calendar";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import type { Period } from "./format";
 import { activeSubscriptions, attributeToFunnel, funnelReports, retention, revenueByOffer, type Buyer, type EventRow, type FunnelInfo } from "./metrics";
@@ -19,6 +19,8 @@ const DAY_MS = 86_400_000;
 /** How far back retention looks for purchases. */
 const RETENTION_DAYS = 180;
 const MAX_SEARCH_RESULTS = 20;
+/** Characters of a member search kept. */
+const MAX_QUERY = 200;
 export const ROLES = ["user", "admin"] as const;
 
 function parseProps(text: string): Record<string, unknown> {
@@ -144,11 +146,14 @@ async function findMembers(query: string, at: Date, titles: Map<string, string>)
   });
 }
 
-export async function dashboardView(request: Request) {
-  const admin = await requireAdmin(request);
-  const url = new URL(request.url);
-  const period = parsePeriod(url.searchParams.get("days"));
-  const query = (url.searchParams.get("q") ?? "").slice(0, 200);
+/**
+ * The dashboard for `admin` over the last `period` days: funnels, revenue, subscriptions and
+ * retention, the members whose address contains `query`, and the member `confirmId` names
+ * (one of those found) for the role change's confirmation.
+ */
+export async function dashboardView(input: { admin: SessionUser; period: Period; query: string; confirmId: string | null }) {
+  const { admin, period, confirmId } = input;
+  const query = input.query.slice(0, MAX_QUERY);
   const at = now();
   const since = new Date(at.getTime() - period * DAY_MS);
   // Views still queued in this process count too.
@@ -173,11 +178,10 @@ export async function dashboardView(request: Request) {
 
   const reports = funnelReports(events, funnels, since, history).sort((a, b) => b.views - a.views || a.title.localeCompare(b.title));
   const titles = new Map(funnels.map((f) => [f.id, f.title]));
-  const confirmId = url.searchParams.get("confirm");
   const members = await findMembers(query, at, titles);
   const confirm = confirmId ? (members.find((m) => m.id === confirmId) ?? null) : null;
 
-  return data({
+  return {
     email: admin.email,
     adminId: admin.id,
     period,
@@ -188,30 +192,21 @@ export async function dashboardView(request: Request) {
     query,
     members,
     confirm,
-  });
+  };
 }
 
-type ActionError = { error: string };
-
-/** Changes a member's role. The form comes from the confirmation screen (confirm=yes). */
-export async function dashboardAction(request: Request) {
-  const admin = await requireAdmin(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data<ActionError>({ error: form.error }, { status: form.status });
-  const fields = fieldsOf(form.entries);
-  if (fields.intent !== "set-role") return data<ActionError>({ error: "Please use the buttons on the page." }, { status: 400 });
-  const role = ROLES.find((r) => r === fields.role);
-  if (!role) return data<ActionError>({ error: "Please choose a role: user or admin." }, { status: 400 });
-  if (fields.confirm !== "yes") return data<ActionError>({ error: "Please confirm the role change." }, { status: 400 });
-  if (typeof fields.userId !== "string" || fields.userId.length > 100) return data<ActionError>({ error: "That member does not exist." }, { status: 400 });
+/**
+ * Changes a member's role (the form of the confirmation screen), then back to the search the
+ * admin came from (`query`, else the member's address) with a toast saying what changed.
+ */
+export async function setMemberRole(input: { admin: SessionUser; userId: string; role: Role; query: string | undefined }): Promise<Go | Refusal> {
+  const { admin, userId, role } = input;
   // An admin removing their own access could leave nobody able to undo it.
-  if (fields.userId === admin.id && role !== "admin") return data<ActionError>({ error: "You can't remove your own admin access." }, { status: 400 });
-  const user = await db.user.findUnique({ where: { id: fields.userId }, select: { id: true, email: true } });
-  if (!user) return data<ActionError>({ error: "That member does not exist." }, { status: 404 });
+  if (userId === admin.id && role !== "admin") return refusal(400, "You can't remove your own admin access.");
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+  if (!user) return refusal(404, "That member does not exist.");
   await db.user.update({ where: { id: user.id }, data: { role } });
-  const back = new URLSearchParams({ q: typeof fields.q === "string" ? fields.q.slice(0, 200) : user.email });
-  return redirect(`/admin?${back}#users`, {
-    status: 303,
-    headers: { "Set-Cookie": await toastHeader({ title: "Role changed", description: `${user.email} is now ${role === "admin" ? "an admin" : "a user"}.` }) },
-  });
+  const back = new URLSearchParams({ q: input.query?.slice(0, MAX_QUERY) ?? user.email });
+  const toast = await toastHeader({ title: "Role changed", description: `${user.email} is now ${role === "admin" ? "an admin" : "a user"}.` });
+  return go(`/admin?${back}#users`, [toast]);
 }

@@ -3,14 +3,13 @@
  * the member follows (or the default plan, with the way to get it), made personal by their
  * answers, their streak and week for it, and a picker when they own several plans.
  */
-import { data, redirect } from "@remix-run/node";
-import { getSession, requireUser } from "~/auth/guards.server";
+import type { SessionUser } from "~/auth/users.server";
 import { getHomePage } from "~/content/content.server";
 import type { HomePage } from "~/content/types";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { EMPTY_STREAK, streakData, type StreakData } from "./completions.server";
 import { choosePlan, memberPlan } from "./plans.server";
-import { memberToday } from "./time-zone.server";
+import { memberDay } from "./time-zone.server";
 import { logger } from "~/utils/logger.server";
 import { db } from "~/utils/db.server";
 import { reminderSettings } from "~/reminders/reminders.server";
@@ -38,14 +37,18 @@ export function motivationalLine(lines: HomePage["motivation"], streak: StreakDa
   return line.text.replaceAll("{streak}", String(streak.currentStreak)).replaceAll("{next}", String(streak.currentStreak + 1));
 }
 
-export async function homeView(request: Request) {
-  // A purchase session (a browser that paid, address not verified yet) sees its routine here too.
-  const [session, page] = await Promise.all([getSession(request), getHomePage()]);
-  const user = session?.user ?? null;
+/**
+ * /home for `user` (a session of either kind: a browser that paid, address not verified yet,
+ * sees its routine here too), or the guest page for null. `browserTimeZone`: the zone the
+ * browser says it is in; `cookieHeader` holds this browser's quiz answers.
+ */
+export async function homeView(input: { user: SessionUser | null; browserTimeZone: string | null; cookieHeader: string | null }) {
+  const { user } = input;
+  const page = await getHomePage();
   if (!user) {
     return { signedIn: false as const, guest: page.guest, trustFooter: page.trustFooter };
   }
-  const [{ today }, member] = await Promise.all([memberToday(user, request), memberPlan(user, request.headers.get("Cookie"))]);
+  const [{ today }, member] = await Promise.all([memberDay(user, input.browserTimeZone), memberPlan(user, input.cookieHeader)]);
   const { plan, personal } = member;
   const streak = plan
     ? await streakData(user.id, plan._id, today).catch((error) => {
@@ -78,13 +81,8 @@ export async function homeView(request: Request) {
   };
 }
 
-/** The plan picker: follow another plan the member owns. */
-export async function homeAction(request: Request) {
-  const user = await requireUser(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error }, { status: form.status });
-  const { intent, planId } = fieldsOf(form.entries);
-  if (intent !== "choose-plan" || typeof planId !== "string") return data({ error: "Please use the buttons on the page." }, { status: 400 });
-  if (!(await choosePlan(user, planId))) return data({ error: "You can only follow a plan you have." }, { status: 400 });
-  return redirect("/home", 303);
+/** The plan picker: follow another plan the member owns (then back to /home). */
+export async function followPlan(user: SessionUser, planId: string): Promise<Go | Refusal> {
+  if (!(await choosePlan(user, planId))) return refusal(400, "You can only follow a plan you have.");
+  return go("/home");
 }

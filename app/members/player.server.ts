@@ -3,17 +3,15 @@
  * there: complete a step, and finish today's routine. Progress lives on the server, keyed
  * by the member's local date, so a reload (or another device) shows the same state. The
  * player is for plans the member owns; anyone else is sent to the plan's offer page.
+ * Who may open the player is the route's guard; these functions take the member it let in.
  */
-import { data, redirect } from "@remix-run/node";
-import { requireAccess } from "~/auth/guards.server";
 import type { SessionUser } from "~/auth/users.server";
 import type { ResolvedPlan } from "~/content/types";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
-import { notFound } from "~/utils/http.server";
+import type { PersonalStep } from "./personalise";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import { isDoneOn, recordCompletion, recordStepDone, stepsDoneOn } from "./completions.server";
-import { purchaseIncludesPlan } from "./routine-access.server";
-import { holdDay, memberToday } from "./time-zone.server";
+import { holdDay, memberDay } from "./time-zone.server";
 import { recordEvent } from "~/analytics/events.server";
 import { logger } from "~/utils/logger.server";
 import { memberPlan, ownedPlanIds } from "./plans.server";
@@ -30,13 +28,13 @@ export const FINISH_FAILURE = {
 const PLAN_ID = /^[a-z0-9-]{1,80}$/;
 
 /**
- * The plan behind /plan/:id for this member, made personal: 404 for no such plan, and a
- * plan they do not own sends them to where they can get it.
+ * The plan behind /plan/:id for this member, made personal. Null: no such plan; a `Go`: a
+ * plan they do not own, to where they can get it.
  */
-async function ownedPlanOr404(request: Request, user: SessionUser, id: string | undefined) {
-  const member = id && PLAN_ID.test(id) ? await memberPlan(user, request.headers.get("Cookie"), id) : null;
-  if (!member?.plan || !member.personal) throw notFound(request);
-  if (!member.owned) throw redirect(member.offerPath ?? "/home");
+async function ownedPlan(user: SessionUser, id: string, cookieHeader: string | null) {
+  const member = PLAN_ID.test(id) ? await memberPlan(user, cookieHeader, id) : null;
+  if (!member?.plan || !member.personal) return null;
+  if (!member.owned) return go(member.offerPath ?? "/home");
   return { plan: member.plan as ResolvedPlan, personal: member.personal };
 }
 
@@ -53,22 +51,33 @@ export function firstOpenStep(count: number, done: number[]): number {
   return count;
 }
 
-/** A member, or a browser that paid for this routine (a purchase session); others go to /login. */
-async function routineMember(request: Request, planId: string | undefined): Promise<SessionUser> {
-  const session = await requireAccess(request, "routine", (checkoutSessionId) =>
-    planId ? purchaseIncludesPlan(checkoutSessionId, planId) : Promise.resolve(false),
-  );
-  return session.user;
-}
+export type PlayerView = {
+  plan: { id: string; name: string; reason: string | null; stepCount: number; titles: string[] };
+  step: PersonalStep & { number: number };
+  completedSteps: number[];
+  finishedToday: boolean;
+};
 
-export async function playerView(request: Request, planId: string | undefined) {
-  const user = await routineMember(request, planId);
-  const { plan, personal } = await ownedPlanOr404(request, user, planId);
-  const { today } = await memberToday(user, request);
+/**
+ * What the player shows `user` for plan `planId`, on `requestedStep` (?step; none: the first
+ * step not done today). Null: no such plan; a `Go`: a plan they do not own, to its offer; a
+ * `Refusal`: a step the plan does not have.
+ */
+export async function playerView(input: {
+  user: SessionUser;
+  planId: string;
+  requestedStep: string | null;
+  browserTimeZone: string | null;
+  cookieHeader: string | null;
+}): Promise<PlayerView | Go | Refusal | null> {
+  const { user, requestedStep } = input;
+  const owned = await ownedPlan(user, input.planId, input.cookieHeader);
+  if (!owned || "go" in owned) return owned;
+  const { plan, personal } = owned;
+  const { today } = await memberDay(user, input.browserTimeZone);
   const [done, finishedToday] = await Promise.all([stepsDoneOn(user.id, plan._id, today), isDoneOn(user.id, plan._id, today)]);
-  const requested = new URL(request.url).searchParams.get("step");
-  const step = requested === null ? firstOpenStep(plan.stepCount, done) : parseStep(requested, plan.stepCount);
-  if (step === null) throw data(`There is no step ${String(requested).slice(0, 20)} in this plan. Steps go from 1 to ${plan.stepCount}.`, { status: 400 });
+  const step = requestedStep === null ? firstOpenStep(plan.stepCount, done) : parseStep(requestedStep, plan.stepCount);
+  if (step === null) return refusal(400, `There is no step ${String(requestedStep).slice(0, 20)} in this plan. Steps go from 1 to ${plan.stepCount}.`);
   const current = personal.steps[step - 1];
   return {
     plan: { id: plan._id, name: plan.name, reason: personal.reason, stepCount: plan.stepCount, titles: personal.steps.map((s) => s.title) },
@@ -86,53 +95,58 @@ export async function playerView(request: Request, planId: string | undefined) {
   };
 }
 
-type ActionError = { error: string };
-
 /** The same check for the player's forms, without personalising the plan (they only record progress). */
-async function ownedForAction(request: Request, user: SessionUser, id: string | undefined): Promise<ResolvedPlan> {
-  const plan = id && PLAN_ID.test(id) ? await getPlan(id) : null;
-  if (!plan) throw notFound(request);
-  if (!ownedPlanIds(await entitlementsOf(user.id)).includes(plan._id)) throw redirect((await getOfferForPlan(plan._id))?.path ?? "/home", 303);
+async function ownedForAction(user: SessionUser, id: string): Promise<ResolvedPlan | Go | null> {
+  const plan = PLAN_ID.test(id) ? await getPlan(id) : null;
+  if (!plan) return null;
+  if (!ownedPlanIds(await entitlementsOf(user.id)).includes(plan._id)) return go((await getOfferForPlan(plan._id))?.path ?? "/home");
   return plan;
 }
 
-export async function playerAction(request: Request, planId: string | undefined, visitorId?: string) {
-  const user = await routineMember(request, planId);
-  const plan = await ownedForAction(request, user, planId);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data<ActionError>({ error: form.error }, { status: form.status });
-  const fields = fieldsOf(form.entries);
-  const { timeZone, today, at } = await memberToday(user, request, fields.timeZone);
-  const base = `/plan/${plan._id}`;
-  if ((fields.intent === "complete-step" || fields.intent === "finish") && !(await holdDay(user, timeZone, today))) {
+/**
+ * A player form: complete a step (on to the next), or finish today's routine (to /home with
+ * the success toast; back to the player with the failure toast when it could not be saved).
+ * `step` is the form's, checked against the plan here; `browserTimeZone` the zone the browser
+ * says it is in. Null: no such plan; a plan they do not own goes to its offer page.
+ */
+export async function playerAction(input: {
+  user: SessionUser;
+  planId: string;
+  intent: "complete-step" | "finish";
+  step: string | undefined;
+  browserTimeZone: string | null;
+  visitorId: string;
+}): Promise<Go | Refusal | null> {
+  const { user, intent } = input;
+  const plan = await ownedForAction(user, input.planId);
+  if (!plan || "go" in plan) return plan;
+  const { timeZone, today, at } = await memberDay(user, input.browserTimeZone);
+  if (!(await holdDay(user, timeZone, today))) {
     // Another request changed the member's zone between reading and acting: nothing recorded.
-    return data<ActionError>({ error: "Your day changed while saving (a new time zone). Please try again." }, { status: 409 });
+    return refusal(409, "Your day changed while saving (a new time zone). Please try again.");
   }
+  const base = `/plan/${plan._id}`;
 
-  if (fields.intent === "complete-step") {
-    const step = parseStep(fields.step, plan.stepCount);
-    if (step === null) return data<ActionError>({ error: `Please choose a step from 1 to ${plan.stepCount}.` }, { status: 400 });
+  if (intent === "complete-step") {
+    const step = parseStep(input.step, plan.stepCount);
+    if (step === null) return refusal(400, `Please choose a step from 1 to ${plan.stepCount}.`);
     await recordStepDone(user.id, plan._id, today, step, at);
-    return redirect(`${base}?step=${Math.min(step + 1, plan.stepCount)}`, 303);
+    return go(`${base}?step=${Math.min(step + 1, plan.stepCount)}`);
   }
 
-  if (fields.intent === "finish") {
-    const back = `${base}?step=${parseStep(fields.step, plan.stepCount) ?? plan.stepCount}`;
-    try {
-      const { recorded } = await recordCompletion(user.id, plan._id, today, at, plan.stepCount);
-      if (recorded === "steps-missing") {
-        // A stale page (e.g. opened yesterday): the steps of today are not all done.
-        return data<ActionError>({ error: "Please complete every step of today's routine first." }, { status: 409 });
-      }
-      // Once per member, plan and day, for the admin's retention view.
-      if (recorded === "new")
-        await recordEvent({ visitorId: visitorId ?? "unknown", userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
-    } catch (error) {
-      logger.error({ err: error }, "[plan] marking the routine completed failed");
-      return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_FAILURE) } });
+  const back = `${base}?step=${parseStep(input.step, plan.stepCount) ?? plan.stepCount}`;
+  try {
+    const { recorded } = await recordCompletion(user.id, plan._id, today, at, plan.stepCount);
+    if (recorded === "steps-missing") {
+      // A stale page (e.g. opened yesterday): the steps of today are not all done.
+      return refusal(409, "Please complete every step of today's routine first.");
     }
-    return redirect("/home", { status: 303, headers: { "Set-Cookie": await toastHeader(FINISH_SUCCESS) } });
+    // Once per member, plan and day, for the admin's retention view.
+    if (recorded === "new")
+      await recordEvent({ visitorId: input.visitorId, userId: user.id, name: "routine_completed", props: { planId: plan._id, date: today } });
+  } catch (error) {
+    logger.error({ err: error }, "[plan] marking the routine completed failed");
+    return go(back, [await toastHeader(FINISH_FAILURE)]);
   }
-
-  return data<ActionError>({ error: "Please use the buttons on the page." }, { status: 400 });
+  return go("/home", [await toastHeader(FINISH_SUCCESS)]);
 }

@@ -28,15 +28,27 @@ export function timeZoneFromCookie(cookieHeader: string | null): string | null {
 }
 
 /**
- * The member's time zone and today's date in it. A newer zone from the browser (field
- * first, then cookie) is stored on the user, so pages rendered without JavaScript later
- * still use it, unless the day the member last acted on is still running: that day keeps
- * its zone, and the new one counts from the next day (zoneForToday). Invalid values are
- * ignored: the stored zone (default UTC) stays.
+ * The zone the browser says it is in: the routine form's field (filled in by JavaScript)
+ * first, then the cookie; null when neither names a valid zone.
  */
-export async function memberToday(user: SessionUser, request: Request, formTimeZone?: string): Promise<{ timeZone: string; today: string; at: Date }> {
+export function browserTimeZone(cookieHeader: string | null, formTimeZone?: string): string | null {
+  return isValidTimeZone(formTimeZone) ? formTimeZone : timeZoneFromCookie(cookieHeader);
+}
+
+/** memberDay with the zone this request's browser says it is in (browserTimeZone). */
+export function memberToday(user: SessionUser, request: Request, formTimeZone?: string): Promise<{ timeZone: string; today: string; at: Date }> {
+  return memberDay(user, browserTimeZone(request.headers.get("Cookie"), formTimeZone));
+}
+
+/**
+ * The member's time zone and today's date in it. A newer zone from the browser is stored on
+ * the user, so pages rendered without JavaScript later still use it, unless the day the
+ * member last acted on is still running: that day keeps its zone, and the new one counts
+ * from the next day (zoneForToday). An invalid zone is ignored: the stored zone (default
+ * UTC) stays.
+ */
+export async function memberDay(user: SessionUser, fromBrowser: string | null): Promise<{ timeZone: string; today: string; at: Date }> {
   const at = now();
-  const fromBrowser = isValidTimeZone(formTimeZone) ? formTimeZone : timeZoneFromCookie(request.headers.get("Cookie"));
   const stored = isValidTimeZone(user.timeZone) ? user.timeZone : "UTC";
   let timeZone = zoneForToday({ stored, lastActedOn: user.lastActedOn, fromBrowser, at });
   if (timeZone !== user.timeZone) {

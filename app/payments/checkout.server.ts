@@ -19,7 +19,7 @@ import { logger } from "~/utils/logger.server";
 
 export type CheckoutStart =
   | { ok: true; url: string }
-  | { ok: false; status: number; reason: string }
+  | { ok: false; status: 400 | 409 | 502; reason: string }
   /** The member already has this product: no second checkout (the offer page says what they have). */
   | { ok: false; status: 409; reason: "already-owned"; owned: EntitlementView };
 

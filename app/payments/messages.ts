@@ -11,3 +11,8 @@ export const NO_SUBSCRIPTION_TO_MANAGE = "No active subscription to manage";
 
 /** PAYMENTS=off: the offer pages stay up, but nothing can be bought. */
 export const NOT_ON_SALE = { title: "Not on sale", description: "Plans are not on sale right now. Please come back soon." } as const;
+
+/** The heading over a refused plan button's message: 'Not on sale' over its own message, 'Checkout Error' over every other. */
+export function checkoutErrorTitle(message: string): string {
+  return message === NOT_ON_SALE.description ? NOT_ON_SALE.title : CHECKOUT_ERROR.title;
+}

@@ -1,17 +1,15 @@
 /**
- * The loader and action behind every offer page (/subscribe, /subscribe-otp, /sales,
- * /cakey-otp). Each route module passes its path; the page itself is a content document.
+ * What every offer page (/subscribe, /subscribe-otp, /sales, /cakey-otp) shows a visitor, and
+ * what its plan buttons do. The page itself is a content document; the routes
+ * (offer-route.server.ts) turn these values into responses.
  */
 import { recordOfferViewed } from "~/analytics/events.server";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { getSession, getUser } from "~/auth/guards.server";
 import type { SessionUser } from "~/auth/users.server";
 import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billing/entitlements.server";
 import { getOfferByPath, getPlan } from "~/content/content.server";
 import { attachVisitorAnswers, visitorAnswers } from "~/members/answers.server";
 import { personalisePlan, planAnswers } from "~/members/personalise";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
-import { notFound } from "~/utils/http.server";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { displayPrice, intervalOf, percentOff, planText } from "./catalogue";
 import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
@@ -107,23 +105,44 @@ async function personalFor(offer: Offer, user: SessionUser | null, cookieHeader:
   return personalisePlan(plan, planAnswers(plan.answersFrom, sets));
 }
 
-export async function offerLoader({ request, context }: LoaderFunctionArgs, path: string) {
-  const offer = await getOfferByPath(path);
-  if (!offer) throw notFound(request);
-  const user = await getUser(request);
-  const cookieHeader = request.headers.get("Cookie");
-  // The funnel → offer step of the admin's conversion view.
-  recordOfferViewed({ visitorId: context.visitorId, offer: offer.offerId, userId: user?.id });
+/** What an offer page shows this visitor. */
+export type OfferPageView = {
+  offer: OfferView;
+  /** Seconds left on this visitor's countdown; null: no countdown (none on the offer, run out, or a member who has the plan). */
+  remainingSeconds: number | null;
+  matches: ProductMatch[];
+  reason: string | null;
+  personalised: boolean;
+  owned: Ownership | null;
+  /** False with PAYMENTS=off: plan buttons say the plan is not on sale. */
+  onSale: boolean;
+};
+
+/**
+ * The offer page at `path` for this visitor (`user`: a full session's, else null), with the
+ * cookies to set (the countdown's deadline on a first view); null: no offer lives there.
+ * Records the view for the admin's funnel → offer conversion.
+ */
+export async function offerPage(input: {
+  path: string;
+  user: SessionUser | null;
+  visitorId: string;
+  cookieHeader: string | null;
+}): Promise<{ view: OfferPageView; cookies: string[] } | null> {
+  const { user, cookieHeader } = input;
+  const offer = await getOfferByPath(input.path);
+  if (!offer) return null;
+  recordOfferViewed({ visitorId: input.visitorId, offer: offer.offerId, userId: user?.id });
   const [personal, entitlements] = await Promise.all([personalFor(offer, user, cookieHeader), user ? entitlementsOf(user.id) : []]);
   const owned = ownedEntitlement(entitlements, offer.routinePlan._ref);
-  const headers = new Headers();
+  const cookies: string[] = [];
   // The countdown runs from this visitor's first view. Once it has run out, and for someone
   // who already has the plan, there is no countdown at all: never a live "0:00".
   let remainingSeconds: number | null = null;
   if (offer.countdownSeconds && !owned) {
     const countdown = await offerCountdown(cookieHeader, offer.offerId, offer.countdownSeconds);
     remainingSeconds = countdown.remainingSeconds > 0 ? countdown.remainingSeconds : null;
-    if (countdown.setCookie) headers.append("Set-Cookie", countdown.setCookie);
+    if (countdown.setCookie) cookies.push(countdown.setCookie);
   }
   const fits = offer.sections.flatMap((section) => (section._type === "lockedProducts" ? section.fits : []));
   const matches: ProductMatch[] = personal
@@ -134,44 +153,38 @@ export async function offerLoader({ request, context }: LoaderFunctionArgs, path
           : [];
       })
     : [];
-  return data(
-    {
-      offer: presentOffer(offer),
-      remainingSeconds,
-      matches,
-      reason: personal?.reason ?? null,
-      personalised: personal?.personalised ?? false,
-      owned: owned ? ownershipOf(offer, owned) : null,
-      onSale: !env.paymentsOff,
-    },
-    { headers },
-  );
+  const view: OfferPageView = {
+    offer: presentOffer(offer),
+    remainingSeconds,
+    matches,
+    reason: personal?.reason ?? null,
+    personalised: personal?.personalised ?? false,
+    owned: owned ? ownershipOf(offer, owned) : null,
+    onSale: !env.paymentsOff,
+  };
+  return { view, cookies };
 }
 
-type ActionAnswer = { checkoutError: { title: string; description: string } } | { alreadyOwned: string };
-
-/** A plan button: create the checkout and go there (303), or say it failed, or what they already have. */
-export async function offerAction({ request, context }: ActionFunctionArgs, path: string) {
-  const offer = await getOfferByPath(path);
-  if (!offer) throw notFound(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: form.status });
-  if (env.paymentsOff) return data<ActionAnswer>({ checkoutError: NOT_ON_SALE }, { status: 409 });
-  const { intent, planId } = fieldsOf(form.entries);
-  if (intent !== "checkout" || !planId) return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: 400 });
-
-  const started = await startCheckout({
-    offer,
-    planId,
-    // Signed in (or holding a purchase session): the checkout is for that account's address.
-    user: (await getSession(request))?.user ?? null,
-    visitorId: context.visitorId,
-    cookieHeader: request.headers.get("Cookie"),
-  });
-  if (!started.ok) {
-    if ("owned" in started) return data<ActionAnswer>({ alreadyOwned: ownershipOf(offer, started.owned).headline }, { status: 409 });
-    logger.error(`[checkout] ${started.reason}`);
-    return data<ActionAnswer>({ checkoutError: CHECKOUT_ERROR }, { status: started.status });
-  }
-  return redirect(started.url, 303);
+/**
+ * A plan button pressed: the checkout to carry on at (the gateway's page), or why there is
+ * none. A member who already has the offer's product is refused with what they have
+ * ("You already have the Annual plan"), as a refusal of the plan chosen (`field: "planId"`);
+ * every other refusal is the form's, in the error catalogue's words. Null: no offer at `path`.
+ * `user` is the session's of either kind: a purchase session's checkout is for its address.
+ */
+export async function checkoutFromOffer(input: {
+  path: string;
+  planId: string;
+  user: SessionUser | null;
+  visitorId: string;
+  cookieHeader: string | null;
+}): Promise<Go | Refusal | null> {
+  const offer = await getOfferByPath(input.path);
+  if (!offer) return null;
+  if (env.paymentsOff) return refusal(409, NOT_ON_SALE.description);
+  const started = await startCheckout({ offer, planId: input.planId, user: input.user, visitorId: input.visitorId, cookieHeader: input.cookieHeader });
+  if (started.ok) return go(started.url);
+  if ("owned" in started) return refusal(409, ownershipOf(offer, started.owned).headline, { field: "planId" });
+  logger.error(`[checkout] ${started.reason}`);
+  return refusal(started.status, CHECKOUT_ERROR.description);
 }

@@ -9,26 +9,30 @@
  */
 import { Suspense } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
+import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
-import { planFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
+import { answerFunnelStep, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
 import { contentPageAt } from "~/content/content.server";
 import { addressHistory, notePublishedPagesInBackground } from "~/content/published-pages.server";
-import { offerAction, offerLoader } from "~/payments/offer-page.server";
+import type { OfferPageView } from "~/payments/offer-page.server";
+import { offerRouteAction, offerRouteLoader } from "~/payments/offer-route.server";
 import { gone, notFound } from "~/utils/http.server";
 import { preloadable } from "~/utils/preloadable";
 import { formPageHeaders } from "~/utils/route-headers";
+import { isGo, isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 const offerPageModule = preloadable(() => import("~/payments/components/offer-page"));
 
 /** An offer page's loader data, told apart from a funnel step's view. */
-function isOfferPage(page: object): page is Awaited<ReturnType<typeof offerLoader>>["data"] {
+function isOfferPage(page: object): page is OfferPageView {
   return "offer" in page && "onSale" in page;
 }
 
@@ -48,7 +52,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!params.step && (await contentPageAt(address)) === "offer") {
     // Loaded before rendering, so the server renders the whole offer page.
     await offerPageModule.load();
-    return offerLoader(args, address);
+    return offerRouteLoader(args, address);
   }
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step });
   if (outcome.kind === "not-found") throw await noPage(request, address);
@@ -79,14 +83,16 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const { request, params, context } = args;
   const address = `/${params.funnel}`;
-  if (!params.step && (await contentPageAt(address)) === "offer") return offerAction(args, address);
-  const outcome = await submitFunnelStep({ request, route: address, stepParam: params.step });
-  if (outcome.kind === "not-found") throw await noPage(request, address);
-  if (outcome.kind === "redirect") {
-    for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
-    throw redirect(safeRedirect(outcome.to, "/"), { status: 303, headers: cookieHeaders(outcome.setCookie) });
-  }
-  return data({ error: outcome.error }, { status: outcome.status });
+  if (!params.step && (await contentPageAt(address)) === "offer") return offerRouteAction(args, address);
+  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step });
+  if (!at) throw await noPage(request, address);
+  if (isGo(at)) return goTo(at);
+  const { submission, status } = await parseForm(request, at.form);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const answered = await answerFunnelStep(at, submission.value);
+  if (isRefusal(answered)) return replyRefused(submission, answered);
+  for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
+  return goTo(answered);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => {
@@ -109,12 +115,11 @@ function OfferPageSlot() {
 
 export default function ContentPageRoute() {
   const page = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
   if (isOfferPage(page))
     return (
       <Suspense fallback={null}>
         <OfferPageSlot />
       </Suspense>
     );
-  return <FunnelStep view={page} error={actionData && "error" in actionData ? actionData.error : undefined} />;
+  return <FunnelStep view={page} />;
 }

@@ -3,24 +3,46 @@
  * subscriptions, retention, and members (search, role change with a confirmation step).
  * Every control is a link or an HTML form, so the dashboard works without JavaScript.
  */
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { dashboardAction, dashboardView } from "~/admin/dashboard.server";
+import { z } from "zod";
+import { dashboardView, parsePeriod, ROLES, setMemberRole } from "~/admin/dashboard.server";
 import { DropOffChart } from "~/admin/drop-off-chart";
 import { PERIODS, percent } from "~/admin/format";
+import { requireAdmin } from "~/auth/guards.server";
 import { FormAlert } from "~/components/ui/form";
+import { formErrorsOf } from "~/utils/form-errors";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) =>
   seo(args, { title: "Admin · Glow Coach", description: "Funnels, revenue, retention and members at a glance.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return dashboardView(request);
+  const admin = await requireAdmin(request);
+  const search = new URL(request.url).searchParams;
+  return dashboardView({ admin, period: parsePeriod(search.get("days")), query: search.get("q") ?? "", confirmId: search.get("confirm") });
 }
 
+/** The confirmation screen's form: the member, the role they get, and the search to go back to. */
+const SetRoleForm = z.object({
+  intent: z.literal("set-role", { error: "Please use the buttons on the page." }),
+  role: z.enum(ROLES, { error: "Please choose a role: user or admin." }),
+  confirm: z.literal("yes", { error: "Please confirm the role change." }),
+  userId: z.string({ error: "That member does not exist." }).max(100, { error: "That member does not exist." }),
+  q: z.string({ error: "Please use the buttons on the page." }).optional(),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
-  return dashboardAction(request);
+  const admin = await requireAdmin(request);
+  const { submission, status } = await parseForm(request, SetRoleForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const { userId, role, q } = submission.value;
+  const outcome = await setMemberRole({ admin, userId, role, query: q });
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 
 const money = (amount: number, currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
@@ -65,7 +87,7 @@ function Stat({ label, value, note, testId }: { label: string; value: string | n
 
 export default function Admin() {
   const { email, adminId, period, funnels, revenue, subscriptions, retention, query, members, confirm } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const errors = formErrorsOf(useActionData<typeof action>());
   const periodLink = (days: number) => `/admin?${new URLSearchParams({ days: String(days), ...(query ? { q: query } : {}) })}`;
   return (
     <div className="mx-auto w-full max-w-5xl px-5 py-10">
@@ -243,9 +265,9 @@ export default function Admin() {
             Search
           </button>
         </Form>
-        {actionData && "error" in actionData ? (
+        {errors ? (
           <div className="mt-4">
-            <FormAlert errors={[actionData.error]} />
+            <FormAlert errors={errors} />
           </div>
         ) : null}
         {confirm ? (

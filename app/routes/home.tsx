@@ -3,23 +3,43 @@
  * card with the streak and this week, 'Do Today's Routine', the plan's cards, a picker for
  * members with several plans, and the bottom navigation.
  */
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
+import { z } from "zod";
+import { getSession, requireUser } from "~/auth/guards.server";
 import { FormAlert } from "~/components/ui/form";
 import { CheckIcon, SparkleIcon } from "~/components/ui/icons";
-import { homeAction, homeView } from "~/members/home.server";
+import { followPlan, homeView } from "~/members/home.server";
 import { AvoidIcon, AvoidList, BottomNav, FlameIcon, ProductGrid, ProductIcon, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
+import { browserTimeZone } from "~/members/time-zone.server";
+import { formErrorsOf } from "~/utils/form-errors";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return homeView(request);
+  const cookieHeader = request.headers.get("Cookie");
+  // A session of either kind: a purchase session sees the routine it paid for.
+  const user = (await getSession(request))?.user ?? null;
+  return homeView({ user, browserTimeZone: browserTimeZone(cookieHeader), cookieHeader });
 }
 
+/** The plan picker's buttons: the plan to follow. */
+const ChoosePlanForm = z.object({
+  intent: z.literal("choose-plan", { error: "Please use the buttons on the page." }),
+  planId: z.string({ error: "Please use the buttons on the page." }).max(100, { error: "You can only follow a plan you have." }),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
-  return homeAction(request);
+  const user = await requireUser(request);
+  const { submission, status } = await parseForm(request, ChoosePlanForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const outcome = await followPlan(user, submission.value.planId);
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 
 /** Coming back to the tab (maybe the next morning, or after finishing on the phone) refreshes the streak. */
@@ -84,15 +104,15 @@ type MemberView = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { sig
 
 function MemberHome({ view }: { view: MemberView }) {
   const { plan, quiz, picker, streak, motivation, routine, cards, trustFooter, reminderOffer } = view;
-  const result = useActionData<typeof action>();
+  const errors = formErrorsOf(useActionData<typeof action>());
   const days = streak.currentStreak;
 
   return (
     <div className="flex flex-1 flex-col">
       <div className="mx-auto w-full max-w-3xl flex-1 px-5 pt-6 sm:pt-10">
-        {result && "error" in result ? (
+        {errors ? (
           <div className="mb-4">
-            <FormAlert errors={[result.error]} />
+            <FormAlert errors={errors} />
           </div>
         ) : null}
         <section className="card overflow-hidden" aria-labelledby="plan-name">

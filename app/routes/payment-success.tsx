@@ -7,11 +7,14 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CheckEmailSteps } from "~/components/check-email-steps";
+import { ErrorBox } from "~/components/ui/error-box";
 import { AuthCard } from "~/components/ui/form";
 import { CheckIcon } from "~/components/ui/icons";
 import { getSiteSettings } from "~/content/content.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
+import { isGo } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
 
 /** How often a page waiting for confirmation checks again. */
@@ -19,7 +22,7 @@ const RECHECK_SECONDS = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const outcome = await checkPayment({ request, visitorId: context.visitorId, clientIp: context.clientIp });
-  if (outcome instanceof Response) throw outcome;
+  if (isGo(outcome)) throw goTo(outcome);
   const { supportEmail } = await getSiteSettings();
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
   return data({ ...outcome, supportEmail }, { status, headers: { "Referrer-Policy": "same-origin" } });
@@ -96,12 +99,7 @@ export default function PaymentSuccess() {
   if (result.state === "no-session" || result.state === "unverified") {
     return (
       <AuthCard>
-        {result.state === "unverified" ? (
-          <div role="alert" className="rounded-2xl border border-danger/30 bg-[#fdf0ef] px-4 py-3 text-danger">
-            <p className="font-semibold">{VERIFICATION_ERROR.title}</p>
-            <p className="text-sm">{VERIFICATION_ERROR.description}</p>
-          </div>
-        ) : null}
+        {result.state === "unverified" ? <ErrorBox title={VERIFICATION_ERROR.title} description={VERIFICATION_ERROR.description} /> : null}
         <h1 className="mt-5 text-center text-3xl font-semibold">{result.state === "unverified" ? "We couldn't verify this payment" : "No payment to check"}</h1>
         <p className="mt-2 text-center text-muted">
           {result.state === "unverified"
@@ -154,10 +152,7 @@ export default function PaymentSuccess() {
           <CheckEmailSteps />
         </section>
       ) : result.emailStatus === "failed" ? (
-        <div role="alert" className="mt-6 rounded-2xl border border-danger/30 bg-[#fdf0ef] px-4 py-3 text-danger">
-          <p className="font-semibold">{EMAIL_ERROR.title}</p>
-          <p className="text-sm">{EMAIL_ERROR.description}</p>
-        </div>
+        <ErrorBox className="mt-6" title={EMAIL_ERROR.title} description={EMAIL_ERROR.description} />
       ) : null}
       <div className="mt-7 grid gap-3">
         {result.access === "sign-in-by-link" ? (

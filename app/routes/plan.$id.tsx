@@ -2,13 +2,23 @@
  * /plan/:id, the daily routine player (signed in, else /login). Plain forms: completing a
  * step and finishing work without JavaScript; ?step=n is the current step.
  */
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { requireAccess } from "~/auth/guards.server";
+import type { SessionUser } from "~/auth/users.server";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon, SparkleIcon } from "~/components/ui/icons";
 import { FormAlert } from "~/components/ui/form";
 import { Progress, TipList, VideoOrPicture } from "~/members/components/member-ui";
 import { playerAction, playerView } from "~/members/player.server";
+import { purchaseIncludesPlan } from "~/members/routine-access.server";
 import { TimeZoneField } from "~/members/time-zone-field";
+import { browserTimeZone } from "~/members/time-zone.server";
+import { formErrorsOf } from "~/utils/form-errors";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { notFound } from "~/utils/http.server";
+import { isGo, isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
@@ -18,17 +28,53 @@ export const meta: MetaFunction<typeof loader> = (args) =>
     noindex: true,
   });
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return playerView(request, params.id);
+/** A member, or a browser that paid for this routine (a purchase session); others go to /login. */
+async function routineMember(request: Request, planId: string): Promise<SessionUser> {
+  const session = await requireAccess(request, "routine", (checkoutSessionId) => purchaseIncludesPlan(checkoutSessionId, planId));
+  return session.user;
 }
 
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const planId = params.id ?? "";
+  const user = await routineMember(request, planId);
+  const cookieHeader = request.headers.get("Cookie");
+  const requestedStep = new URL(request.url).searchParams.get("step");
+  const view = await playerView({ user, planId, requestedStep, browserTimeZone: browserTimeZone(cookieHeader), cookieHeader });
+  if (!view) throw notFound(request);
+  if (isGo(view)) throw redirect(view.go);
+  if (isRefusal(view)) throw data(view.message, { status: view.status });
+  return view;
+}
+
+/** The player's forms: buttons with hidden fields, and the zone the browser is in (filled in by JavaScript). */
+const PlayerForm = z.object({
+  intent: z.enum(["complete-step", "finish"], { error: "Please use the buttons on the page." }),
+  step: z.string({ error: "Please use the buttons on the page." }).optional(),
+  timeZone: z.string({ error: "Please use the buttons on the page." }).optional(),
+});
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  return playerAction(request, params.id, context.visitorId);
+  const planId = params.id ?? "";
+  const user = await routineMember(request, planId);
+  const { submission, status } = await parseForm(request, PlayerForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const { intent, step, timeZone } = submission.value;
+  const outcome = await playerAction({
+    user,
+    planId,
+    intent,
+    step,
+    browserTimeZone: browserTimeZone(request.headers.get("Cookie"), timeZone),
+    visitorId: context.visitorId,
+  });
+  if (!outcome) throw notFound(request);
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 
 export default function PlanPlayer() {
   const { plan, step, completedSteps, finishedToday } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const errors = formErrorsOf(lastResult);
   const navigation = useNavigation();
   const intent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const finishing = intent === "finish";
@@ -95,9 +141,9 @@ export default function PlanPlayer() {
         </section>
       </article>
 
-      {result?.error ? (
+      {errors ? (
         <div className="mt-5">
-          <FormAlert errors={[result.error]} />
+          <FormAlert errors={errors} />
         </div>
       ) : null}
 

@@ -4,7 +4,11 @@
  * form's reply (`replyRefused` in form.server.ts).
  */
 
-/** Carry on at `to` (a path on this site), setting these cookies (session, toast, ...). */
+/**
+ * Carry on at `to`, setting these cookies (session, toast, ...). `to` is a path on this site,
+ * or a page the server itself obtained (a payment provider's checkout): never a URL taken
+ * from the request.
+ */
 export type Go = { go: string; cookies: string[] };
 
 export function go(to: string, cookies: string[] = []): Go {
@@ -22,7 +26,8 @@ export function isGo(value: unknown): value is Go {
  */
 export type Refusal = {
   refused: true;
-  status: 400 | 403 | 404 | 405 | 409 | 410 | 429;
+  /** 502: a service the answer depended on (the payment provider) failed. */
+  status: 400 | 403 | 404 | 405 | 409 | 410 | 429 | 502;
   message: string;
   field?: string;
   /** For limits: when another try will be accepted. */

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startSession } from "~/auth/session.server";
+import { toSessionUser, type SessionUser } from "~/auth/users.server";
 import { NOT_SUBSCRIBED, viewOf } from "~/billing/entitlements.server";
-import { motivationalLine, routineButton } from "~/members/home.server";
-import { firstOpenStep, parseStep, playerAction } from "~/members/player.server";
+import { followPlan, motivationalLine, routineButton } from "~/members/home.server";
+import { FINISH_FAILURE, FINISH_SUCCESS, firstOpenStep, parseStep, playerAction, playerView } from "~/members/player.server";
+import { takeToast } from "~/utils/toast.server";
+import type { Go, Refusal } from "~/utils/outcome";
 import { subscriptionDetails } from "~/members/profile";
 import { EMPTY_STREAK } from "~/members/completions.server";
 import { db } from "~/utils/db.server";
@@ -11,101 +14,132 @@ import { logger } from "~/utils/logger.server";
 import { grantPlan } from "./helpers";
 
 const PLAN = "clear-healthy-skin";
-let cookie: string;
-let userId: string;
+let user: SessionUser;
+
+async function newMember(email: string) {
+  return toSessionUser(await db.user.create({ data: { email: `${email}-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } }));
+}
 
 beforeEach(async () => {
-  const user = await db.user.create({ data: { email: `player-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } });
-  userId = user.id;
-  cookie = (await startSession(user.id, "full")).split(";")[0];
+  user = await newMember("player");
   await grantPlan(user.id, PLAN);
 });
 afterEach(() => vi.restoreAllMocks());
 
-function post(fields: Record<string, string>, plan = PLAN) {
-  return new Request(`http://localhost/plan/${plan}`, {
-    method: "POST",
-    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
+/** The toast a Go's cookie carries, as the next page reads it. */
+async function toastIn(outcome: Go | Refusal | null) {
+  if (!outcome || !("go" in outcome)) throw new Error(`not a Go: ${JSON.stringify(outcome)}`);
+  const request = new Request("http://localhost/", { headers: { Cookie: outcome.cookies.map((c) => c.split(";")[0]).join("; ") } });
+  return (await takeToast(request)).toast;
 }
 
-async function answer(request: Request, plan = PLAN): Promise<Response> {
-  try {
-    const result: unknown = await playerAction(request, plan);
-    if (result instanceof Response) return result;
-    const { data, init } = result as { data: unknown; init?: { status?: number } };
-    return new Response(JSON.stringify(data), { status: init?.status ?? 200 });
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+/** A player form as the route passes it on. The member's row is read again, as each request's session is. */
+async function press(form: { intent: "complete-step" | "finish"; step?: string }, planId = PLAN) {
+  const fresh = toSessionUser((await db.user.findUnique({ where: { id: user.id } }))!);
+  return playerAction({ user: fresh, planId, intent: form.intent, step: form.step, browserTimeZone: null, visitorId: "visitor-player" });
+}
+
+async function completeAllSteps() {
+  for (let step = 1; step <= 6; step++) await press({ intent: "complete-step", step: String(step) });
 }
 
 describe("the player's forms", () => {
   it("completes steps and moves on; finishing before every step is done is refused", async () => {
-    const first = await answer(post({ intent: "complete-step", step: "1" }));
-    expect(first.status).toBe(303);
-    expect(first.headers.get("Location")).toBe(`/plan/${PLAN}?step=2`);
-    const early = await answer(post({ intent: "finish" }));
-    expect(early.status).toBe(409);
-    expect(await db.planCompletion.count({ where: { userId } })).toBe(0);
+    expect(await press({ intent: "complete-step", step: "1" })).toEqual({ go: `/plan/${PLAN}?step=2`, cookies: [] });
+    expect(await press({ intent: "finish" })).toEqual({ refused: true, status: 409, message: "Please complete every step of today's routine first." });
+    expect(await db.planCompletion.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("finishes with the success toast and /home, twice, storing one row", async () => {
-    for (let step = 1; step <= 6; step++) await answer(post({ intent: "complete-step", step: String(step) }));
+    await completeAllSteps();
     for (let i = 0; i < 2; i++) {
-      const done = await answer(post({ intent: "finish", step: "6" }));
-      expect(done.status).toBe(303);
-      expect(done.headers.get("Location")).toBe("/home");
-      expect(done.headers.get("Set-Cookie")).toContain("gc_toast=");
+      const done = await press({ intent: "finish", step: "6" });
+      expect(done).toMatchObject({ go: "/home" });
+      expect(await toastIn(done)).toEqual({ ...FINISH_SUCCESS, variant: "default" });
     }
-    expect(await db.planCompletion.count({ where: { userId } })).toBe(1);
+    expect(await db.planCompletion.count({ where: { userId: user.id } })).toBe(1);
   });
 
   it("answers a database failure with the destructive toast and back to the player", async () => {
-    for (let step = 1; step <= 6; step++) await answer(post({ intent: "complete-step", step: String(step) }));
+    await completeAllSteps();
     vi.spyOn(logger, "error").mockImplementation(() => {});
     vi.spyOn(hotPath, "execute").mockRejectedValueOnce(new Error("disk I/O error"));
-    const failed = await answer(post({ intent: "finish", step: "6" }));
-    expect(failed.status).toBe(303);
-    expect(failed.headers.get("Location")).toBe(`/plan/${PLAN}?step=6`);
-    expect(failed.headers.get("Set-Cookie")).toContain("gc_toast=");
-    expect(await db.planCompletion.count({ where: { userId } })).toBe(0);
+    const failed = await press({ intent: "finish", step: "6" });
+    expect(failed).toMatchObject({ go: `/plan/${PLAN}?step=6` });
+    expect(await toastIn(failed)).toEqual(FINISH_FAILURE);
+    expect(await db.planCompletion.count({ where: { userId: user.id } })).toBe(0);
   });
 
-  it("refuses bad input with 4xx and stores nothing", async () => {
-    for (const fields of <Record<string, string>[]>[
-      { intent: "complete-step", step: "0" },
-      { intent: "complete-step", step: "7" },
-      { intent: "complete-step", step: "1e3" },
-      { intent: "dance" },
-    ]) {
-      expect((await answer(post(fields))).status).toBe(400);
+  it("refuses steps the plan does not have, and no such plan, storing nothing", async () => {
+    for (const step of ["0", "7", "1e3", undefined]) {
+      expect(await press({ intent: "complete-step", step })).toEqual({ refused: true, status: 400, message: "Please choose a step from 1 to 6." });
     }
-    expect((await answer(post({ intent: "complete-step", step: "1" }, "no-such-plan"), "no-such-plan")).status).toBe(404);
-    expect((await answer(post({ intent: "complete-step", step: "1" }, "../etc"), "../etc")).status).toBe(404);
-    expect(await db.planStepCompletion.count({ where: { userId } })).toBe(0);
+    expect(await press({ intent: "complete-step", step: "1" }, "no-such-plan")).toBeNull();
+    expect(await press({ intent: "complete-step", step: "1" }, "../etc")).toBeNull();
+    expect(await db.planStepCompletion.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("sends a member who does not own the plan to its offer page, and stores nothing", async () => {
-    const other = await db.user.create({ data: { email: `no-plan-${crypto.randomUUID()}@glowcoach.test`, emailVerifiedAt: new Date() } });
-    cookie = (await startSession(other.id, "full")).split(";")[0];
-    const response = await answer(post({ intent: "complete-step", step: "1" }));
-    expect(response.status).toBe(303);
-    expect(response.headers.get("Location")).toBe("/subscribe");
-    const crease = await answer(post({ intent: "complete-step", step: "1" }, "crease-free"), "crease-free");
-    expect(crease.headers.get("Location")).toBe("/sales");
-    expect(await db.planStepCompletion.count({ where: { userId: other.id } })).toBe(0);
+    user = await newMember("no-plan");
+    expect(await press({ intent: "complete-step", step: "1" })).toEqual({ go: "/subscribe", cookies: [] });
+    expect(await press({ intent: "complete-step", step: "1" }, "crease-free")).toEqual({ go: "/sales", cookies: [] });
+    expect(await db.planStepCompletion.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe("the player's route", () => {
+  /** The route's action as the server runs it: a Response, or the data() answer it returned. */
+  async function answer(fields: Record<string, string>, cookie: string) {
+    const { action } = await import("~/routes/plan.$id");
+    const request = new Request(`http://localhost/plan/${PLAN}`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    try {
+      const result: unknown = await action({ request, params: { id: PLAN }, context: { visitorId: "visitor-route", clientIp: "127.0.0.1", cspNonce: "" } });
+      if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), body: null };
+      const { data, init } = result as { data: unknown; init?: { status?: number } };
+      return { status: init?.status ?? 200, location: null, body: data as { error?: Record<string, string[]> } };
+    } catch (thrown) {
+      if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location"), body: null };
+      throw thrown;
+    }
+  }
+
+  it("sends a signed-out visitor to /login, and refuses a button the page does not have", async () => {
+    const signedOut = await answer({ intent: "finish" }, "");
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.location).toMatch(/^\/login\?redirectTo=/);
+    const cookie = (await startSession(user.id, "full")).split(";")[0];
+    const dance = await answer({ intent: "dance" }, cookie);
+    expect(dance.status).toBe(400);
+    expect(dance.body?.error?.[""]).toEqual(["Please use the buttons on the page."]);
+    const done = await answer({ intent: "complete-step", step: "1" }, cookie);
+    expect(done).toMatchObject({ status: 303, location: `/plan/${PLAN}?step=2` });
+    expect(await db.planStepCompletion.count({ where: { userId: user.id } })).toBe(1);
+  });
+});
+
+describe("the player's view", () => {
+  const view = (requestedStep: string | null, planId = PLAN) => playerView({ user, planId, requestedStep, browserTimeZone: null, cookieHeader: null });
+
+  it("opens on the first step not done today, or the step asked for", async () => {
+    expect(await view(null)).toMatchObject({ plan: { id: PLAN, stepCount: 6 }, step: { number: 1 }, completedSteps: [], finishedToday: false });
+    await press({ intent: "complete-step", step: "1" });
+    expect(await view(null)).toMatchObject({ step: { number: 2 }, completedSteps: [1] });
+    expect(await view("5")).toMatchObject({ step: { number: 5 } });
   });
 
-  it("sends a signed-out visitor to /login", async () => {
-    cookie = "";
-    const response = await answer(post({ intent: "finish" }));
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+  it("refuses a step the plan does not have; no such plan is null; a plan not owned goes to its offer", async () => {
+    expect(await view("9")).toEqual({ refused: true, status: 400, message: "There is no step 9 in this plan. Steps go from 1 to 6." });
+    expect(await view(null, "no-such-plan")).toBeNull();
+    user = await newMember("no-plan-view");
+    expect(await view(null)).toEqual({ go: "/subscribe", cookies: [] });
   });
+});
 
+describe("the player's steps", () => {
   it("parses steps strictly and opens on the first open step", () => {
     expect(parseStep("3", 6)).toBe(3);
     for (const bad of ["0", "7", "-1", "2.5", " 2", "", "abc", null, undefined]) expect(parseStep(bad, 6)).toBeNull();
@@ -125,6 +159,14 @@ describe("home", () => {
     expect(routineButton({ planId: PLAN, signedIn: true, owned: false, offerPath: "/subscribe" })).toEqual({ state: "ready", href: "/subscribe" });
     expect(routineButton({ planId: "crease-free", signedIn: true, owned: false, offerPath: "/sales" })).toEqual({ state: "ready", href: "/sales" });
     expect(routineButton({ planId: PLAN, signedIn: true, owned: true, offerPath: null })).toEqual({ state: "ready", href: `/plan/${PLAN}` });
+  });
+
+  it("follows only a plan the member owns", async () => {
+    await grantPlan(user.id, "crease-free");
+    expect(await followPlan(user, "crease-free")).toEqual({ go: "/home", cookies: [] });
+    expect((await db.user.findUnique({ where: { id: user.id } }))?.activePlanId).toBe("crease-free");
+    expect(await followPlan(user, "makeup-prep")).toEqual({ refused: true, status: 400, message: "You can only follow a plan you have." });
+    expect((await db.user.findUnique({ where: { id: user.id } }))?.activePlanId).toBe("crease-free");
   });
 
   it("picks the motivational line for the member's state", () => {

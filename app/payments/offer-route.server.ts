@@ -1,0 +1,44 @@
+/**
+ * The loader and action of every offer route module (routes/subscribe.tsx, routes/sales.tsx,
+ * ...), which differ only in the offer's path: the HTTP around offer-page.server.ts. Who is
+ * asking (the session), the plan button's form, and the status codes, cookies and redirects
+ * are decided here; what the page shows and what a plan button does are the domain's values.
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { getSession, getUser } from "~/auth/guards.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { notFound } from "~/utils/http.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
+import { CHECKOUT_ERROR } from "./messages";
+import { checkoutFromOffer, offerPage } from "./offer-page.server";
+
+export async function offerRouteLoader({ request, context }: LoaderFunctionArgs, path: string) {
+  // Only a full session sees what it owns; a purchase session sees the page as a visitor does.
+  const page = await offerPage({ path, user: await getUser(request), visitorId: context.visitorId, cookieHeader: request.headers.get("Cookie") });
+  if (!page) throw notFound(request);
+  const headers = new Headers();
+  for (const cookie of page.cookies) headers.append("Set-Cookie", cookie);
+  return data(page.view, { headers });
+}
+
+/** A plan button: two hidden fields. The server prices the plan from its id. */
+const PlanButtonForm = z.object({ intent: z.literal("checkout"), planId: z.string().max(100) });
+
+/** A plan button: to the checkout (303), or the form's answer saying why not. */
+export async function offerRouteAction({ request, context }: ActionFunctionArgs, path: string) {
+  const { submission, status } = await parseForm(request, PlanButtonForm);
+  // A button tampered with or cut short has no field a visitor could correct: the catalogue's checkout error.
+  if (submission.status !== "success") return data(submission.reply({ formErrors: [CHECKOUT_ERROR.description] }), { status });
+  const outcome = await checkoutFromOffer({
+    path,
+    planId: submission.value.planId,
+    // Signed in (or holding a purchase session): the checkout is for that account's address.
+    user: (await getSession(request))?.user ?? null,
+    visitorId: context.visitorId,
+    cookieHeader: request.headers.get("Cookie"),
+  });
+  if (!outcome) throw notFound(request);
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
+}
