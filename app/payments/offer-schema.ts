@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { reservedPathProblem } from "../content/reserved-paths";
-import { Reference } from "../content/types";
+import { ContentImage, Reference } from "../content/types";
 
 const text = z.string().trim().min(1);
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and dashes");
@@ -58,6 +58,8 @@ export const OfferSection = z.discriminatedUnion("_type", [
     /** Small proof line under the hero ("10,000+ plans created"). */
     proof: z.array(text).default([]),
     cta: z.object({ label: text, href: anchor }).optional(),
+    /** A picture under the headline (uploaded in the Studio, or a file under /images/). */
+    image: ContentImage.optional(),
   }),
   z.object({ _type: z.literal("plans"), title: text.optional(), subtitle: text.optional(), planIds: z.array(id).min(1) }),
   z.object({

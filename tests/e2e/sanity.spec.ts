@@ -384,7 +384,11 @@ test("a quiz and an offer page made in the Studio go live at their own addresses
   // Addresses that never had a page: 404.
   expect((await page.goto(`${base}/glow-offer`))?.status()).toBe(404);
   fake.put(GLOW_QUIZ as never);
-  fake.put(GLOW_OFFER as never);
+  // Its hero picture is uploaded in the Studio, like the document itself.
+  const picture = await editor().assets.upload("image", png(1200, 800, [240, 214, 200], [250, 236, 228]), { filename: "glow-hero.png" });
+  const offer = structuredClone(GLOW_OFFER) as Record<string, any>;
+  offer.sections[0].image = { _type: "contentImage", asset: { _type: "reference", _ref: picture._id }, alt: "A dewy cheek in morning light" };
+  fake.put(offer as never);
   expect((await webhook({ _id: "offer-glow" })).status).toBe(200);
 
   // The quiz's result leads to the new offer page.
@@ -396,6 +400,14 @@ test("a quiz and an offer page made in the Studio go live at their own addresses
   await expect(page).toHaveURL(`${base}/glow-offer`);
   await expect(page).toHaveTitle("Your Glow Routine · Glow Coach");
   await expect(page.getByRole("heading", { level: 1, name: "Glow in six calm steps" })).toBeVisible();
+  const hero = page.getByRole("img", { name: "A dewy cheek in morning light" });
+  await expect(hero).toHaveAttribute(
+    "src",
+    new RegExp(`^${fake.url}/images/${fake.projectId}/${fake.dataset}/[0-9a-f]{40}-1200x800\\.png\\?w=960&q=80&auto=format$`),
+  );
+  await expect(hero).toHaveAttribute("width", "1200");
+  await expect(hero).toHaveAttribute("height", "800");
+  await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   const plan = page.getByRole("article", { name: "Glow Routine" });
   await expect(plan.getByText("$39", { exact: true })).toBeVisible();
   await expect(plan.locator("s")).toHaveText("$78");

@@ -147,6 +147,7 @@ export const offer = defineType({
             defineField({ name: "rating", title: "Rating", type: "object", fields: [s("value", "Value"), s("label", "Label")] }),
             texts("benefits", "Benefits"),
             texts("proof", "Proof line"),
+            defineField({ name: "image", title: "Picture", type: "contentImage", description: "Optional: shown under the headline." }),
             cta("cta", "Button"),
           ],
           "headline",
