@@ -1,10 +1,10 @@
 /**
- * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Routine plans (and
+ * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Experiments, Routine plans (and
  * their products), Tutorials, Pages (landing, partnerships, members' home, legal pages), Settings.
  * Singletons open straight into their one document. Documents that are (or change) a page
  * have a "Preview" tab beside the form: the page itself, with the unpublished changes.
  */
-import { CogIcon, DocumentsIcon, EyeOpenIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon } from "@sanity/icons";
+import { CogIcon, DocumentsIcon, EyeOpenIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon, SplitHorizontalIcon } from "@sanity/icons";
 import type { DefaultDocumentNodeResolver, StructureBuilder, StructureResolver } from "sanity/structure";
 import { PreviewPane } from "./preview/preview-pane";
 
@@ -41,6 +41,7 @@ export const structure: StructureResolver = (S) =>
             ]),
         ),
       S.documentTypeListItem("offer").title("Offers").icon(TagIcon),
+      S.documentTypeListItem("experiment").title("Experiments").icon(SplitHorizontalIcon),
       S.listItem()
         .title("Routine plans")
         .icon(ProjectsIcon)

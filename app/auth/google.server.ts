@@ -14,6 +14,7 @@ import { go, type Go } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import { authenticator, type AuthResult } from "./authenticator.server";
 import { safeRedirect } from "./redirect";
+import { visitorIdOf } from "~/analytics/visitor.server";
 import { completeSignIn } from "./sign-in.server";
 import { logger } from "~/utils/logger.server";
 
@@ -148,7 +149,13 @@ export async function finishGoogleSignIn(request: Request): Promise<PopupOutcome
     if (!popup) return failed({ popup, redirectTo }, cookies);
     return { popupStatus: "error", cookies };
   }
-  const { sessionCookie } = await completeSignIn({ email: result.email, proof: "google", googleId: result.googleId, googleName: result.googleName });
+  const { sessionCookie } = await completeSignIn({
+    email: result.email,
+    proof: "google",
+    googleId: result.googleId,
+    googleName: result.googleName,
+    visitorId: await visitorIdOf(request.headers.get("Cookie")),
+  });
   cookies.push(sessionCookie, await toastHeader(GOOGLE_WELCOME));
   if (!popup) return go(safeRedirect(redirectTo), cookies);
   return { popupStatus: "success", cookies };

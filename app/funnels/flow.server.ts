@@ -5,6 +5,7 @@
  */
 import type { EventInput } from "~/analytics/events.server";
 import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
+import type { FunnelVersion } from "~/experiments/experiments.server";
 import { safeRedirect } from "~/auth/redirect";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { stepFormSchema, type StepAnswers } from "./answer-form";
@@ -42,9 +43,13 @@ export type LoadOutcome =
 
 type Located = { kind: "found"; funnel: Funnel; step: Step } | { kind: "not-found" } | { kind: "redirect"; to: string };
 
-/** The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to its start. */
-async function locate(route: string, stepParam: string | undefined): Promise<Located> {
-  const funnel = await getFunnelByRoute(route);
+/**
+ * The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to
+ * its start. `version`: the funnel as this visitor runs it (with their experiment variants),
+ * when the caller has worked it out.
+ */
+async function locate(route: string, stepParam: string | undefined, version?: FunnelVersion | null): Promise<Located> {
+  const funnel = version === undefined ? await getFunnelByRoute(route) : version?.funnel;
   if (!funnel) return { kind: "not-found" };
   if (stepParam === undefined) return { kind: "found", funnel, step: entryStep(funnel) };
   const step = findStep(funnel, stepParam);
@@ -76,8 +81,8 @@ async function insightView(funnel: Funnel, id: string, answers: Answers): Promis
   return { title: fill(insight.title), summary: fill(insight.summary), body: insight.body.map(fill), highlights: insight.highlights.map(fill) };
 }
 
-export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string }): Promise<LoadOutcome> {
-  const located = await locate(input.route, input.stepParam);
+export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string; version?: FunnelVersion | null }): Promise<LoadOutcome> {
+  const located = await locate(input.route, input.stepParam, input.version);
   if (located.kind !== "found") return located;
   const { funnel, step } = located;
   const state = await readFunnelState(input.cookieHeader, funnel);
@@ -90,6 +95,8 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
     step: toClientStep(step),
     answers: answersFor(step, state.answers),
     backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
+    // The page differs by variant: both page caches key on the view, and so on this.
+    ...(input.version?.variant ? { variant: input.version.variant } : {}),
   };
 
   // Opening a funnel's first step, whatever its type, counts as viewing the funnel.
@@ -161,8 +168,13 @@ export type StepAnswered = Go & { events: PlannedEvent[] };
  * when the visitor cannot be on this step (an unknown step id, or one they have not reached),
  * else the step and its form's schema.
  */
-export async function stepToAnswer(input: { cookieHeader: string | null; route: string; stepParam?: string }): Promise<StepToAnswer | Go | null> {
-  const located = await locate(input.route, input.stepParam);
+export async function stepToAnswer(input: {
+  cookieHeader: string | null;
+  route: string;
+  stepParam?: string;
+  version?: FunnelVersion | null;
+}): Promise<StepToAnswer | Go | null> {
+  const located = await locate(input.route, input.stepParam, input.version);
   if (located.kind === "not-found") return null;
   if (located.kind === "redirect") return goOn(located.to);
   const { funnel, step } = located;

@@ -15,6 +15,8 @@ import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
+import { getUser } from "~/auth/guards.server";
+import { funnelForViewer } from "~/experiments/experiments.server";
 import { answerFunnelStep, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
@@ -45,6 +47,11 @@ function cookieHeaders(setCookie?: string): HeadersInit {
   return setCookie ? { "Set-Cookie": setCookie } : {};
 }
 
+/** The funnel as this visitor runs it: their variants of the experiments running on it. */
+function funnelVersion(request: Request, address: string, visitorId: string) {
+  return funnelForViewer(address, visitorId, async () => (await getUser(request))?.id);
+}
+
 export async function loader(args: LoaderFunctionArgs) {
   const { request, params, context } = args;
   const address = `/${params.funnel}`;
@@ -54,7 +61,8 @@ export async function loader(args: LoaderFunctionArgs) {
     await offerPageModule.load();
     return offerRouteLoader(args, address);
   }
-  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step });
+  const version = await funnelVersion(request, address, context.visitorId);
+  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
@@ -84,7 +92,8 @@ export async function action(args: ActionFunctionArgs) {
   const { request, params, context } = args;
   const address = `/${params.funnel}`;
   if (!params.step && (await contentPageAt(address)) === "offer") return offerRouteAction(args, address);
-  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step });
+  const version = await funnelVersion(request, address, context.visitorId);
+  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (!at) throw await noPage(request, address);
   if (isGo(at)) return goTo(at);
   const { submission, status } = await parseForm(request, at.form);
