@@ -190,19 +190,37 @@ export type Product = z.infer<typeof Product>;
 const videoPath = (ext: string) =>
   z.string().regex(new RegExp(`^/videos/[a-z0-9/-]+\\.(${ext})$`), `must be a file under /videos/ (.${ext.replaceAll("|", ", .")})`);
 
+/** A file uploaded to Sanity, as its asset id says: file-<id>-<extension>. */
+export const FILE_ASSET_ID = /^file-([A-Za-z0-9]+)-([a-z0-9]+)$/;
+
+/** An uploaded file of one of these extensions, as the Studio's file field stores it. */
+const uploadedFile = (ext: string, message: string) =>
+  z.object({ asset: z.object({ _ref: z.string().regex(new RegExp(`^file-[A-Za-z0-9]+-(${ext})$`), message) }) });
+
+/**
+ * Where the embedded dataset finds an uploaded file: its copy under public/videos/cms/, which
+ * content:pull writes (the query's `fileUrl`, Sanity's CDN, is only there when reading Sanity).
+ */
+export function uploadedFileCopy(file: { asset: { _ref: string } } | null | undefined): string | null {
+  const [, name, extension] = (file && FILE_ASSET_ID.exec(file.asset._ref)) || [];
+  return name ? `/videos/cms/${name}.${extension}` : null;
+}
+
 /**
  * A tutorial video: an uploaded file (Sanity stores `file`; the queries add its address as
- * `fileUrl`) or a file the app serves from public/videos/ (`url`). Captions likewise. Steps
- * without a video show their illustration only, never a play button.
+ * `fileUrl`) or a file the app serves from public/videos/ (`url`). Captions likewise. Its
+ * still picture (`poster`) is required: shown until it plays, and its width and height keep
+ * the video's place on the page. Steps without a video show their illustration only, never a
+ * play button.
  */
 export const RoutineVideo = z
   .object({
     title: text,
-    file: z.object({ asset: Reference }).nullish(),
+    file: uploadedFile("mp4|webm", "upload an MP4 or WebM video").nullish(),
     fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
     url: videoPath("mp4|webm").nullish(),
-    /** The still shown before it plays; the step's illustration when empty. */
-    poster: ContentImage.nullish(),
+    /** The still shown before it plays, in the video's proportions. */
+    poster: ContentImage,
     /** "2:40". */
     duration: z
       .string()
@@ -210,7 +228,7 @@ export const RoutineVideo = z
       .nullish(),
     captions: z
       .object({
-        file: z.object({ asset: Reference }).nullish(),
+        file: uploadedFile("vtt", "upload a .vtt captions file").nullish(),
         fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
         url: videoPath("vtt").nullish(),
         label: text.default("English"),

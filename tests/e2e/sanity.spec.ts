@@ -203,11 +203,14 @@ test("a tutorial page and a routine step with a video in the CMS play it; the ot
   // Uploaded files are asset documents; the step points at them (what the Studio's file field stores).
   fake.put({ _id: "file-clip-webm", _type: "sanity.fileAsset", url: `${fake.url}/files/clip.webm`, mimeType: "video/webm" });
   fake.put({ _id: "file-clip-vtt", _type: "sanity.fileAsset", url: `${fake.url}/files/clip.en.vtt`, mimeType: "text/vtt" });
+  // Its still picture is uploaded too: the page shows it until the video plays, at its size.
+  const still = await editor().assets.upload("image", png(1280, 800, [236, 220, 210], [248, 238, 230]), { filename: "clip-still.png" });
   const video = {
     _type: "routineVideo",
     title: "Cleansing in 30 seconds",
     duration: "0:02",
     file: { _type: "file", asset: { _type: "reference", _ref: "file-clip-webm" } },
+    poster: { _type: "contentImage", asset: { _type: "reference", _ref: still._id }, alt: "Hands massaging cleanser into a cheek" },
     captions: { file: { _type: "file", asset: { _type: "reference", _ref: "file-clip-vtt" } }, label: "English", srclang: "en" },
   };
   edit("tutorial-step-1", (d) => (d.video = video));
@@ -220,7 +223,12 @@ test("a tutorial page and a routine step with a video in the CMS play it; the ot
   const player = page.locator("video");
   await expect(player).toHaveCount(1);
   await expect(player).toHaveAttribute("controls", "");
-  await expect(player).toHaveAttribute("poster", "/images/routine/cleanse.svg");
+  await expect(player).toHaveAttribute(
+    "poster",
+    new RegExp(`^${fake.url}/images/${fake.projectId}/${fake.dataset}/[0-9a-f]{40}-1280x800\\.png\\?w=960&q=80&auto=format$`),
+  );
+  await expect(player).toHaveAttribute("width", "1280");
+  await expect(player).toHaveAttribute("height", "800");
   await expect(player.locator("source")).toHaveAttribute("src", `${fake.url}/files/clip.webm`);
   await expect(player.locator('track[kind="captions"]')).toHaveAttribute("srclang", "en");
   await expect(page.getByText("Video · 0:02")).toBeVisible();

@@ -50,7 +50,10 @@ export const link = defineType({
   preview: { select: { title: "label", subtitle: "href" } },
 });
 
-/** A video: an uploaded file, or one the app serves from /videos/; captions likewise; an optional still picture (poster). */
+/**
+ * A video: an uploaded file, or one the app serves from /videos/; captions likewise; and its
+ * still picture (poster), required: the page shows it until the video plays, at its size.
+ */
 export const routineVideo = defineType({
   name: "routineVideo",
   title: "Video",
@@ -65,7 +68,12 @@ export const routineVideo = defineType({
       description: "Upload an MP4 or WebM, or give an address below.",
     }),
     defineField({ name: "url", title: "Or: a file the app serves", type: "string", description: "e.g. /videos/cleanse.mp4 (ask a developer to add it)." }),
-    defineField({ name: "poster", title: "Still picture", type: "contentImage", description: "Shown before it plays. Empty: the step's picture." }),
+    defineField({
+      name: "poster",
+      title: "Still picture",
+      type: "contentImage",
+      description: "Required: shown until it plays. Use a frame of the video, so the picture has the video's proportions.",
+    }),
     defineField({ name: "duration", title: "Length", type: "string", description: "m:ss, e.g. 2:40" }),
     defineField({
       name: "captions",
