@@ -1,7 +1,7 @@
 /**
  * Addresses content pages (offer pages, quizzes) may not take. An offer page or a quiz lives
  * at one path segment chosen in the Studio ("/glow-offer"), served by the one content route
- * (routes/$slug.($step).tsx); a page of the app's own at the same address would win, so the
+ * (routes/$funnel.($step).tsx); a page of the app's own at the same address would win, so the
  * content would never show, or would hide that page. Reserved: every first segment of the
  * app's routes (tests/unit/content-paths.test.ts fails when a route is added and this list is
  * not), the files the app serves (public/, the build's assets) and the addresses the server
