@@ -244,8 +244,10 @@ function snapshot(): Record<string, string> {
       }[]
     )
       .map((t) => t.name)
-      // Logs and the rate limits' own bookkeeping: every request, good or bad, is counted.
-      .filter((name) => !["AnalyticsEvent", "RateLimitHit", "RateLimitKey", "RequestCount"].includes(name));
+      // Logs and the rate limits' own bookkeeping: every request, good or bad, is counted. And
+      // the addresses content has published (PublishedPage): noted on any request after a
+      // publish, whatever the request was, since they record the content, not the visitor.
+      .filter((name) => !["AnalyticsEvent", "RateLimitHit", "RateLimitKey", "RequestCount", "PublishedPage"].includes(name));
     return Object.fromEntries(
       tables.map((name) => {
         const rows = db.prepare(`SELECT * FROM "${name}"`).all();
