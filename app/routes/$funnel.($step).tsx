@@ -7,9 +7,9 @@
  * The offer page's code is a chunk of its own, loaded only for offer pages, so quiz steps
  * (where paid traffic lands) carry none of it.
  */
-import { Suspense } from "react";
+import { Suspense, useEffect } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
@@ -81,13 +81,6 @@ export async function loader(args: LoaderFunctionArgs) {
   return data(view, { headers: cookieHeaders(outcome.setCookie) });
 }
 
-/** On a client-side navigation to an offer page, its code is loaded before the page changes. */
-export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
-  const page = await serverLoader<typeof loader>();
-  if (isOfferPage(page)) await offerPageModule.load();
-  return page;
-}
-
 export async function action(args: ActionFunctionArgs) {
   const { request, params, context } = args;
   const address = `/${params.funnel}`;
@@ -122,8 +115,22 @@ function OfferPageSlot() {
   return <module.OfferPage />;
 }
 
+/**
+ * Quiz steps that lead to an offer page (the analysing and result screens) fetch its code once
+ * they are on screen, so the offer shows at once when the visitor goes on. No clientLoader for
+ * this: with single fetch, a route with one asks for its data in a request of its own, a third
+ * request on every quiz step.
+ */
+function useOfferCodeAhead(page: object) {
+  const leadsToOffer = !isOfferPage(page) && "step" in page && ["analysing", "result"].includes((page.step as { type: string }).type);
+  useEffect(() => {
+    if (leadsToOffer) void offerPageModule.load();
+  }, [leadsToOffer]);
+}
+
 export default function ContentPageRoute() {
   const page = useLoaderData<typeof loader>();
+  useOfferCodeAhead(page);
   if (isOfferPage(page))
     return (
       <Suspense fallback={null}>

@@ -2,8 +2,8 @@
  * Code that only some pages of a route need (the offer page in the content route), in a
  * chunk of its own: loaded on first need, then used synchronously. The server loads it in
  * the loader, before rendering, so the page is rendered whole (also without JavaScript); the
- * browser loads it while hydrating (React keeps the server's HTML until it is there) or,
- * on a client-side navigation, in the route's clientLoader, before the page changes.
+ * browser loads it while hydrating (React keeps the server's HTML until it is there), ahead
+ * of need from the pages that lead there, or on first render (a Suspense boundary waits).
  */
 export function preloadable<T>(load: () => Promise<T>) {
   let loaded: T | undefined;
