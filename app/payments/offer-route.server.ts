@@ -11,6 +11,7 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
+import { countdownDuration } from "./catalogue";
 import { CHECKOUT_ERROR } from "./messages";
 import { checkoutFromOffer, offerPage } from "./offer-page.server";
 
@@ -20,7 +21,10 @@ export async function offerRouteLoader({ request, context }: LoaderFunctionArgs,
   if (!page) throw notFound(request);
   const headers = new Headers();
   for (const cookie of page.cookies) headers.append("Set-Cookie", cookie);
-  return data(page.view, { headers });
+  // The seconds left travel as "PT599S", the text the page's <time datetime> shows: a value that
+  // occurs nowhere else on the page, so a stored page can have it filled in per view (ADR 26).
+  const { remainingSeconds, ...view } = page.view;
+  return data({ ...view, countdown: remainingSeconds === null ? null : countdownDuration(remainingSeconds) }, { headers });
 }
 
 /** A plan button: two hidden fields. The server prices the plan from its id. */

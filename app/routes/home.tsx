@@ -18,8 +18,12 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
+import type { RouteHandle } from "~/root";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
+
+/** Kept and answered again from memory while the member's data, the content and their day stay the same. */
+export const handle: RouteHandle = { storedPage: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const cookieHeader = request.headers.get("Cookie");

@@ -20,6 +20,7 @@ import { notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
+import type { RouteHandle } from "~/root";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {
@@ -27,6 +28,9 @@ export const meta: MetaFunction<typeof loader> = (args) =>
     description: "Today's routine, one guided step at a time.",
     noindex: true,
   });
+
+/** Kept and answered again from memory while the member's data, the content and their day stay the same. */
+export const handle: RouteHandle = { storedPage: true };
 
 /** A member, or a browser that paid for this routine (a purchase session); others go to /login. */
 async function routineMember(request: Request, planId: string): Promise<SessionUser> {

@@ -18,9 +18,13 @@ import { getPlan } from "~/content/content.server";
 import { CheckIcon } from "~/components/ui/icons";
 import { subscriptionDetails } from "~/members/profile";
 import { seo } from "~/utils/seo";
+import type { RouteHandle } from "~/root";
 import { logger } from "~/utils/logger.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });
+
+/** Kept and answered again from memory while the member's data and the content stay the same. */
+export const handle: RouteHandle = { storedPage: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
