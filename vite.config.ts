@@ -57,6 +57,19 @@ export default defineConfig(({ isSsrBuild }) => ({
     // The browser bundle is budgeted (scripts/check-client-build.mjs): terser's extra passes
     // save ~4 KB gzip over esbuild on React + Remix. The server bundle needs no minifying.
     minify: isSsrBuild ? false : "terser",
+    rollupOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            // Small helpers shared by the quiz and other pages (form errors, hydration flag,
+            // icons, toasts, the site's chrome) travel as one chunk: six tiny files each cost
+            // an import and a gzip header, which the quiz's 90 KB budget feels.
+            manualChunks(id) {
+              if (/[\\/]app[\\/](utils[\\/](form-errors|use-hydrated)|components[\\/](site-chrome|ui[\\/](icons|toaster)))\.tsx?$/.test(id)) return "site-chrome";
+              return undefined;
+            },
+          },
+        },
     terserOptions: { ecma: 2020, compress: { passes: 4, pure_getters: true, keep_fargs: false }, module: true, toplevel: true, format: { comments: false } },
   },
 }));

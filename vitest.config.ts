@@ -11,6 +11,10 @@ export default defineConfig({
     // Each worker has its own data folder and database (tests/unit/worker-data.ts).
     setupFiles: ["tests/unit/worker-data.ts"],
     maxWorkers: 2,
+    // Tests assert results, never speed (benchmarks measure speed): a machine busy with other
+    // work may take several times longer than an idle one, which must not fail the suite.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // A SQLite file in the data folder, whatever DATABASE_URL the shell holds; PostgreSQL only
     // when asked for by TEST_DATABASE_URL (a throwaway server: the suite empties and copies it).
     env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test", DATABASE_URL: "" },

@@ -1,12 +1,14 @@
 // `npm run funnels:check`: lints funnels/*.json against each other, the content dataset and
 // the app's pages (app/funnels/lint.ts), and the content documents against each other: their
-// references and the routine plans' rules (app/content/content-lint.ts). Exits 1 on any
+// references and the routine plans' rules (app/content/content-lint.ts), and the experiments:
+// every variant applied to its offer or funnel step (app/experiments/lint.ts). Exits 1 on any
 // error; warnings alone pass.
 import fs from "node:fs";
 import { z } from "zod";
 import { readAppRoutes } from "../app/funnels/app-routes.server";
 import { readEmbeddedDataset } from "../app/content/embedded-dataset.server";
 import { lintContent } from "../app/content/content-lint";
+import { lintExperiments } from "../app/experiments/lint";
 import { lintFunnels, type FunnelFile } from "../app/funnels/lint";
 import { resolveFunnel } from "../app/funnels/resolve";
 import type { Funnel } from "../app/funnels/schema";
@@ -41,13 +43,15 @@ for (const doc of dataset.filter((d) => d._type === "funnel")) {
   if (result.ok) funnels.set(doc._id, result.funnel);
 }
 const contentReport = lintContent(dataset, funnels);
-const errors = [...funnelReport.errors, ...contentReport.errors];
-const warnings = [...funnelReport.warnings, ...contentReport.warnings];
+const experimentReport = lintExperiments({ dataset, files, appRoutes: readAppRoutes(), pendingRoutes });
+const errors = [...funnelReport.errors, ...contentReport.errors, ...experimentReport.errors];
+const warnings = [...funnelReport.warnings, ...contentReport.warnings, ...experimentReport.warnings];
 
 for (const error of errors) console.log(error);
 for (const warning of warnings) console.log(`warning: ${warning}`);
 const plans = dataset.filter((d) => d._type === "plan").length;
+const experiments = dataset.filter((d) => d._type === "experiment").length;
 console.log(
-  `funnels:check: ${plural(files.length, "funnel")}, ${plural(plans, "plan")}, ${plural(errors.length, "error")}, ${plural(warnings.length, "warning")}`,
+  `funnels:check: ${plural(files.length, "funnel")}, ${plural(plans, "plan")}, ${plural(experiments, "experiment")}, ${plural(errors.length, "error")}, ${plural(warnings.length, "warning")}`,
 );
 process.exitCode = errors.length ? 1 : 0;

@@ -1,9 +1,9 @@
 /**
- * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Routine plans (and
+ * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Experiments, Routine plans (and
  * their products), Tutorials, Pages (landing, partnerships, members' home, legal pages), Settings.
  * Singletons open straight into their one document.
  */
-import { CogIcon, DocumentsIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon } from "@sanity/icons";
+import { CogIcon, DocumentsIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon, SplitHorizontalIcon } from "@sanity/icons";
 import type { StructureBuilder, StructureResolver } from "sanity/structure";
 
 function singleton(S: StructureBuilder, type: string, id: string, title: string) {
@@ -27,6 +27,7 @@ export const structure: StructureResolver = (S) =>
             ]),
         ),
       S.documentTypeListItem("offer").title("Offers").icon(TagIcon),
+      S.documentTypeListItem("experiment").title("Experiments").icon(SplitHorizontalIcon),
       S.listItem()
         .title("Routine plans")
         .icon(ProjectsIcon)

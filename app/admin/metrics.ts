@@ -168,41 +168,59 @@ export function dayNumber(purchasedAt: Date, date: string): number {
   return Math.round((Date.parse(`${date}T00:00:00Z`) - start) / DAY_MS) + 1;
 }
 
+export type RetentionShares = Pick<RetentionRow, "week1" | "month">;
+
 /**
- * For buyers from each funnel, the share who completed the routine in days 1-7 and in days
- * 22-30 after buying. Only buyers for whom the whole window has passed by `at` count, so a
- * purchase yesterday does not drag the 30-day share down.
+ * For one group of buyers (each counted once: their first purchase in the group), the share
+ * who completed the routine in days 1-7 and in days 22-30 after buying. Only buyers for whom
+ * the whole window has passed by `at` count, so a purchase yesterday does not drag the
+ * 30-day share down.
  */
-export function retention(buyers: Buyer[], completions: { userId: string; date: string }[], at: Date): RetentionRow[] {
+export function retentionOf(
+  buyers: readonly Pick<Buyer, "userId" | "purchasedAt">[],
+  datesByUser: ReadonlyMap<string, readonly string[]>,
+  at: Date,
+): RetentionShares {
+  const first = new Map<string, Date>();
+  for (const buyer of [...buyers].sort((a, b) => a.purchasedAt.getTime() - b.purchasedAt.getTime()))
+    if (!first.has(buyer.userId)) first.set(buyer.userId, buyer.purchasedAt);
+  const shares: RetentionShares = { week1: { eligible: 0, active: 0, share: null }, month: { eligible: 0, active: 0, share: null } };
+  for (const [userId, purchasedAt] of first) {
+    const age = dayNumber(purchasedAt, at.toISOString().slice(0, 10));
+    const days = (datesByUser.get(userId) ?? []).map((d) => dayNumber(purchasedAt, d));
+    if (age > 7) {
+      shares.week1.eligible++;
+      if (days.some((d) => d >= 1 && d <= 7)) shares.week1.active++;
+    }
+    if (age > 30) {
+      shares.month.eligible++;
+      if (days.some((d) => d >= 22 && d <= 30)) shares.month.active++;
+    }
+  }
+  shares.week1.share = rate(shares.week1.active, shares.week1.eligible);
+  shares.month.share = rate(shares.month.active, shares.month.eligible);
+  return shares;
+}
+
+/** Each member's completion dates. */
+export function completionDates(completions: readonly { userId: string; date: string }[]): Map<string, string[]> {
   const datesByUser = new Map<string, string[]>();
   for (const c of completions) datesByUser.set(c.userId, [...(datesByUser.get(c.userId) ?? []), c.date]);
-  // One buyer counts once: their first purchase.
+  return datesByUser;
+}
+
+/**
+ * For buyers from each funnel, the share still doing the routine (retentionOf). One buyer
+ * counts once, under the funnel of their first purchase.
+ */
+export function retention(buyers: Buyer[], completions: { userId: string; date: string }[], at: Date): RetentionRow[] {
+  const datesByUser = completionDates(completions);
   const first = new Map<string, Buyer>();
   for (const buyer of [...buyers].sort((a, b) => a.purchasedAt.getTime() - b.purchasedAt.getTime()))
     if (!first.has(buyer.userId)) first.set(buyer.userId, buyer);
-
-  const rows = new Map<string | null, RetentionRow>();
-  for (const buyer of first.values()) {
-    const row = rows.get(buyer.funnel) ?? {
-      funnel: buyer.funnel,
-      week1: { eligible: 0, active: 0, share: null },
-      month: { eligible: 0, active: 0, share: null },
-    };
-    rows.set(buyer.funnel, row);
-    const age = dayNumber(buyer.purchasedAt, at.toISOString().slice(0, 10));
-    const days = (datesByUser.get(buyer.userId) ?? []).map((d) => dayNumber(buyer.purchasedAt, d));
-    if (age > 7) {
-      row.week1.eligible++;
-      if (days.some((d) => d >= 1 && d <= 7)) row.week1.active++;
-    }
-    if (age > 30) {
-      row.month.eligible++;
-      if (days.some((d) => d >= 22 && d <= 30)) row.month.active++;
-    }
-  }
-  for (const row of rows.values()) {
-    row.week1.share = rate(row.week1.active, row.week1.eligible);
-    row.month.share = rate(row.month.active, row.month.eligible);
-  }
-  return [...rows.values()].sort((a, b) => (a.funnel ?? "~").localeCompare(b.funnel ?? "~"));
+  const groups = new Map<string | null, Buyer[]>();
+  for (const buyer of first.values()) groups.set(buyer.funnel, [...(groups.get(buyer.funnel) ?? []), buyer]);
+  return [...groups]
+    .map(([funnel, group]) => ({ funnel, ...retentionOf(group, datesByUser, at) }))
+    .sort((a, b) => (a.funnel ?? "~").localeCompare(b.funnel ?? "~"));
 }

@@ -7,9 +7,12 @@
  * Nothing is lost on a clean stop: the server flushes before it closes the database
  * (server.mjs → flushEvents), and readers of the event log in this process (the admin
  * dashboard) flush first, so they never miss a view that already happened.
+ * Each row gets the visitor's experiment variants when it is written (one query per batch;
+ * their assignment happens before the event is queued, so it is there by then).
  * A failed write is logged, never thrown: recording never breaks a page.
  */
 import crypto from "node:crypto";
+import { eventVariantsOfMany } from "~/experiments/event-variants.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { outsideRecord } from "~/render/page-record.server";
@@ -65,7 +68,8 @@ export function flushEvents(): Promise<void> {
 
 async function writeRows(rows: EventRow[]): Promise<void> {
   try {
-    await db.analyticsEvent.createMany({ data: rows });
+    const variants = await eventVariantsOfMany(rows.map((row) => row.visitorId));
+    await db.analyticsEvent.createMany({ data: rows.map((row) => ({ ...row, variants: variants.get(row.visitorId) ?? null })) });
   } catch (error) {
     logger.error({ err: error }, `[analytics] could not record ${rows.length} queued events`);
   }

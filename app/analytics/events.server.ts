@@ -2,12 +2,22 @@
  * The first-party event log. Recording never breaks a page: a failed write is logged.
  */
 import crypto from "node:crypto";
+import { eventVariants } from "~/experiments/event-variants.server";
 import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
 import { repeatOnEveryView } from "~/render/page-record.server";
 import { queueEvent } from "./event-batch.server";
 
-export type EventName = "funnel_viewed" | "step_answered" | "funnel_completed" | "offer_viewed" | "initiate_checkout" | "purchase" | "routine_completed";
+export type EventName =
+  | "funnel_viewed"
+  | "step_answered"
+  | "funnel_completed"
+  | "offer_viewed"
+  | "initiate_checkout"
+  | "purchase"
+  | "routine_completed"
+  /** A visitor's first sight of an experiment's subject, with the variant they were assigned. */
+  | "experiment_viewed";
 
 export type EventInput = {
   visitorId: string;
@@ -20,15 +30,17 @@ export type EventInput = {
 };
 
 /**
- * Records an event; answers its id (usable as a pixel event id), or null when the write failed.
+ * Records an event, with the variants of the running experiments the visitor is in; answers
+ * its id (usable as a pixel event id), or null when the write failed.
  * Hot-path SQL: funnel steps and finished routines record one on nearly every request.
  */
 export async function recordEvent(event: EventInput): Promise<string | null> {
   const id = crypto.randomUUID();
   try {
+    const variants = await eventVariants(event.visitorId);
     await execute(sql`
-      INSERT INTO "AnalyticsEvent" ("id", "visitorId", "name", "funnel", "step", "props", "userId", "createdAt")
-      VALUES (${id}, ${event.visitorId}, ${event.name}, ${event.funnel ?? null}, ${event.step ?? null}, ${JSON.stringify(event.props ?? {})}, ${event.userId ?? null}, ${new Date()})`);
+      INSERT INTO "AnalyticsEvent" ("id", "visitorId", "name", "funnel", "step", "props", "userId", "variants", "createdAt")
+      VALUES (${id}, ${event.visitorId}, ${event.name}, ${event.funnel ?? null}, ${event.step ?? null}, ${JSON.stringify(event.props ?? {})}, ${event.userId ?? null}, ${variants}, ${new Date()})`);
     return id;
   } catch (error) {
     logger.error({ err: error }, `[analytics] could not record ${event.name}`);

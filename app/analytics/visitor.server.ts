@@ -15,10 +15,16 @@ const VISITOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** The visitor id from the request's cookie, or a new one with the Set-Cookie header to send. */
 export async function identifyVisitor(cookieHeader: string | null | undefined): Promise<{ visitorId: string; setCookie?: string }> {
-  const known = await visitorCookie.parse(cookieHeader ?? null).catch(() => null);
-  if (typeof known === "string" && VISITOR_ID.test(known)) return { visitorId: known };
+  const known = await visitorIdOf(cookieHeader);
+  if (known) return { visitorId: known };
   const visitorId = crypto.randomUUID();
   return { visitorId, setCookie: await visitorCookie.serialize(visitorId) };
+}
+
+/** The visitor id a request's cookie proves, or null (no cookie, or not signed by us). */
+export async function visitorIdOf(cookieHeader: string | null | undefined): Promise<string | null> {
+  const known = await visitorCookie.parse(cookieHeader ?? null).catch(() => null);
+  return typeof known === "string" && VISITOR_ID.test(known) ? known : null;
 }
 
 /** Stores where a visitor came from, once: a later landing with other UTM tags changes nothing. */

@@ -7,13 +7,14 @@
  * tells the opener; without it the whole page goes to Google and back.
  */
 import { signedCookie } from "~/utils/cookies.server";
-import { redirect } from "@remix-run/node";
 import { OAuth2Strategy, type OAuth2Profile } from "remix-auth-oauth2";
 import { z } from "zod";
 import { env } from "~/utils/env.server";
+import { go, type Go } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import { authenticator, type AuthResult } from "./authenticator.server";
 import { safeRedirect } from "./redirect";
+import { visitorIdOf } from "~/analytics/visitor.server";
 import { completeSignIn } from "./sign-in.server";
 import { logger } from "~/utils/logger.server";
 
@@ -96,30 +97,38 @@ function registerGoogle(): Promise<void> {
   return registered;
 }
 
-/** POST /auth/google: remember the flow and go to Google's account picker. */
-export async function startGoogleSignIn(request: Request, fields: Record<string, string>): Promise<Response> {
-  const flow: Flow = { popup: fields.popup === "1", redirectTo: safeRedirect(fields.redirectTo) };
+/** Off to Google's account picker: the address the strategy built, and the cookies for the round trip. */
+export type ToGoogle = { google: string; cookies: string[] };
+
+/**
+ * POST /auth/google: remember the flow (popup or not, where to go after) and go to Google's
+ * account picker; if that cannot start, back to /login with the catalogue's toast.
+ */
+export async function startGoogleSignIn(request: Request, input: { popup: boolean; redirectTo: unknown }): Promise<ToGoogle | Go> {
+  const flow: Flow = { popup: input.popup, redirectTo: safeRedirect(input.redirectTo) };
   try {
     await registerGoogle();
     // The form body is already read: the strategy gets the request without it.
     await authenticator.authenticate("google", new Request(request.url, { headers: request.headers }));
   } catch (thrown) {
-    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      thrown.headers.append("Set-Cookie", await flowCookie.serialize(flow));
-      return thrown;
+    // remix-auth answers with a redirect to Google, carrying its own state cookie.
+    const location = thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 ? thrown.headers.get("Location") : null;
+    if (thrown instanceof Response && location) {
+      return { google: location, cookies: [...thrown.headers.getSetCookie(), await flowCookie.serialize(flow)] };
     }
     logger.error({ err: thrown }, "[auth] could not start Google sign-in");
   }
   return failed(flow);
 }
 
-export type CallbackOutcome = { status: "success" | "error"; headers: Headers } | Response;
+/** How the sign-in ended, for the popup's page to tell the opener (with the cookies to set). */
+export type PopupOutcome = { popupStatus: "success" | "error"; cookies: string[] };
 
 /**
  * GET /auth/callback: Google sends the browser back here. In the popup, the page tells
- * the opener (status); without a popup, a redirect with a toast.
+ * the opener how it went; without a popup, on to where the flow started (or /login) with a toast.
  */
-export async function finishGoogleSignIn(request: Request): Promise<CallbackOutcome> {
+export async function finishGoogleSignIn(request: Request): Promise<PopupOutcome | Go> {
   const flow = Flow.safeParse(await flowCookie.parse(request.headers.get("Cookie")).catch(() => null));
   const { popup, redirectTo } = flow.success ? flow.data : { popup: false, redirectTo: "/home" };
   const url = new URL(request.url);
@@ -135,20 +144,23 @@ export async function finishGoogleSignIn(request: Request): Promise<CallbackOutc
       );
     }
   }
-  const headers = new Headers();
-  headers.append("Set-Cookie", await flowCookie.serialize("", { maxAge: 0 }));
+  const cookies = [await flowCookie.serialize("", { maxAge: 0 })];
   if (!result) {
-    if (!popup) return failed({ popup, redirectTo }, headers);
-    return { status: "error", headers };
+    if (!popup) return failed({ popup, redirectTo }, cookies);
+    return { popupStatus: "error", cookies };
   }
-  const { sessionCookie } = await completeSignIn({ email: result.email, proof: "google", googleId: result.googleId, googleName: result.googleName });
-  headers.append("Set-Cookie", sessionCookie);
-  headers.append("Set-Cookie", await toastHeader(GOOGLE_WELCOME));
-  if (!popup) return redirect(safeRedirect(redirectTo), { status: 303, headers });
-  return { status: "success", headers };
+  const { sessionCookie } = await completeSignIn({
+    email: result.email,
+    proof: "google",
+    googleId: result.googleId,
+    googleName: result.googleName,
+    visitorId: await visitorIdOf(request.headers.get("Cookie")),
+  });
+  cookies.push(sessionCookie, await toastHeader(GOOGLE_WELCOME));
+  if (!popup) return go(safeRedirect(redirectTo), cookies);
+  return { popupStatus: "success", cookies };
 }
 
-async function failed(flow: Flow, headers = new Headers()): Promise<Response> {
-  headers.append("Set-Cookie", await toastHeader(GOOGLE_FAILED));
-  return redirect(`/login?${new URLSearchParams({ redirectTo: flow.redirectTo })}`, { status: 303, headers });
+async function failed(flow: Flow, cookies: string[] = []): Promise<Go> {
+  return go(`/login?${new URLSearchParams({ redirectTo: flow.redirectTo })}`, [...cookies, await toastHeader(GOOGLE_FAILED)]);
 }

@@ -4,6 +4,7 @@
  * (`Refusal`); routes turn those into responses. Every successful sign-in finishes in
  * completeSignIn() (sign-in.server.ts).
  */
+import { visitorIdOf } from "~/analytics/visitor.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader, type Toast } from "~/utils/toast.server";
 import { passwordUsable } from "./account-state";
@@ -204,7 +205,8 @@ export async function signedInWithEmail(
 ): Promise<Go> {
   const registration = await confirmedRegistration(request, claim.registration);
   const toast = claim.registration ? [await toastHeader(registration ? ACCOUNT_CREATED : PASSWORD_NOT_KEPT)] : [];
-  return signedIn({ email: claim.email, proof, confirmedRegistration: registration }, safeRedirect(claim.redirectTo), toast);
+  const visitorId = await visitorIdOf(request.headers.get("Cookie"));
+  return signedIn({ email: claim.email, proof, confirmedRegistration: registration, visitorId }, safeRedirect(claim.redirectTo), toast);
 }
 
 const WRONG_PASSWORD = "That e-mail and password don't match. Try again, or send yourself a magic link.";
@@ -217,7 +219,13 @@ function decoyHash(): Promise<string> {
 }
 
 /** Signs in with a valid address and a typed password (at most 200 characters: longer is never right). */
-export async function signInWithPassword(input: { email: string; password: string; redirectTo: unknown; clientIp: string }): Promise<Go | Refusal> {
+export async function signInWithPassword(input: {
+  email: string;
+  password: string;
+  redirectTo: unknown;
+  clientIp: string;
+  visitorId?: string;
+}): Promise<Go | Refusal> {
   if (input.password.length > 200) return refusal(400, WRONG_PASSWORD, { field: "password" });
 
   const limit = await tryAcquire(passwordGuessLimits(input.email, input.clientIp));
@@ -229,7 +237,7 @@ export async function signInWithPassword(input: { email: string; password: strin
   const usable = passwordUsable(user);
   const matches = await verifyPassword(input.password, usable ? user.passwordHash : await decoyHash());
   if (!usable || !matches) return refusal(400, WRONG_PASSWORD);
-  return signedIn({ email: input.email, proof: "password" }, safeRedirect(input.redirectTo));
+  return signedIn({ email: input.email, proof: "password", visitorId: input.visitorId }, safeRedirect(input.redirectTo));
 }
 
 /** Signs in with the code from the e-mail this browser last asked for (a well-formed code: see CODE_SHAPE). */

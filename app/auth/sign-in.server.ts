@@ -5,6 +5,7 @@
  * (account-state.ts) and anything else that belongs to "this person just signed in" hooks
  * in here too.
  */
+import { linkToAccount } from "~/experiments/assignment.server";
 import { now } from "~/utils/clock.server";
 import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -22,6 +23,8 @@ export type SignInIdentity = {
   googleName?: string | null;
   /** A registration confirmed in the browser that made it: its password and name. */
   confirmedRegistration?: { passwordHash: string; name: string | null } | null;
+  /** This browser's visitor id: its experiment variants go with the account (other devices see them too). */
+  visitorId?: string | null;
 };
 
 export type SignedIn = { user: SessionUser; sessionCookie: string; firstVerification: boolean };
@@ -76,5 +79,6 @@ export async function completeSignIn(identity: SignInIdentity): Promise<SignedIn
       return { user: toSessionUser(user), sessionId: session.id, firstVerification };
     }),
   );
+  if (identity.visitorId) await linkToAccount(identity.visitorId, result.user.id);
   return { user: result.user, sessionCookie: await sessionCookie.serialize(result.sessionId), firstVerification: result.firstVerification };
 }

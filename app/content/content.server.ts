@@ -4,8 +4,10 @@
  */
 import type { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
-import { resolveFunnel } from "~/funnels/resolve";
+import { resolveFunnel, stripCmsFields } from "~/funnels/resolve";
+import { ResolvedExperiment } from "~/experiments/schema";
 import {
+  ALL_EXPERIMENTS,
   ALL_FUNNELS,
   DEFAULT_PLAN,
   HOME_PAGE,
@@ -230,4 +232,31 @@ export function getOfferById(offerId: string): Promise<Offer | null> {
 /** The offer page that sells a routine plan, or null. */
 export function getOfferForPlan(planId: string): Promise<Offer | null> {
   return load(OFFER_FOR_PLAN, { planId }, zodParse(Offer));
+}
+
+/**
+ * Every experiment, running and stopped (a stopped one keeps its results in the admin). Each
+ * document is parsed on its own: one that fails validation is logged and its last good
+ * version used, else left out (its subject is then shown as written).
+ */
+const parseExperiments: Parse<ResolvedExperiment[]> = (raw, remember) => {
+  const experiments: ResolvedExperiment[] = [];
+  for (const doc of Array.isArray(raw) ? raw : []) {
+    const id = String((doc as { _id?: string })._id);
+    const result = ResolvedExperiment.safeParse(stripCmsFields(doc));
+    if (result.success) {
+      if (remember) lastGoodExperiments.set(id, result.data);
+      experiments.push(result.data);
+      continue;
+    }
+    logger.error(`[content] experiment ${id} is invalid and was not used:\n  ${result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("\n  ")}`);
+    const previous = lastGoodExperiments.get(id);
+    if (previous) experiments.push(previous);
+  }
+  return { ok: true, value: experiments };
+};
+const lastGoodExperiments = new Map<string, ResolvedExperiment>();
+
+export async function getExperiments(): Promise<readonly ResolvedExperiment[]> {
+  return (await load(ALL_EXPERIMENTS, {}, parseExperiments)) ?? [];
 }

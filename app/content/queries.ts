@@ -60,3 +60,9 @@ export const OFFER_BY_PATH = /* groq */ `*[_type == "offer" && path == $path][0]
 
 /** An offer by its stable id (checkouts and webhooks name offers by id). */
 export const OFFER_BY_ID = /* groq */ `*[_type == "offer" && offerId == $offerId][0]`;
+
+/**
+ * Every experiment, running and stopped, with its subject as the id the app knows it by: an
+ * offer's offerId, a funnel's id.
+ */
+export const ALL_EXPERIMENTS = /* groq */ `*[_type == "experiment"] | order(experimentId asc){..., "offer": offer->offerId, "funnel": funnel->id}`;

@@ -26,12 +26,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** A key from what the item is (its id, value or field), else its position; unique within the list. */
+/** A key from what the item is (its id, value, field or an experiment variant's key), else its position; unique within the list. */
 function keysFor(items: unknown[]): string[] {
   const used = new Set<string>();
   return items.map((item, index) => {
     const record = item as Record<string, unknown>;
-    const name = [record.id, record.value, record.field, record._ref].find((v) => typeof v === "string" && v.trim());
+    const name = [record.id, record.value, record.field, record.key, record._ref].find((v) => typeof v === "string" && v.trim());
     let key = name ? String(name).replace(/[^A-Za-z0-9_-]+/g, "-") : `item-${index}`;
     if (used.has(key)) key = `${key}-${index}`;
     used.add(key);

@@ -83,64 +83,6 @@ export function canContinue(step: { type: Step["type"]; questions?: readonly Que
   return step.questions.every((q) => isQuestionAnswered(q, answers, step.skipLabel !== undefined));
 }
 
-export type Submission = { ok: true; answers: Record<string, string | string[]> } | { ok: false; error: string };
-
-/**
- * Checks what a question step's form sent and returns the answers to save.
- * `entries` are the raw form pairs; anything the step did not ask for is refused,
- * so a tampered request can never store an answer the funnel does not know.
- */
-export function submitStep(step: QuestionStepT, entries: readonly (readonly [string, string])[]): Submission {
-  const fields = new Map(step.questions.map((q) => [q.field, q]));
-  const byField = new Map<string, string[]>();
-  let skip = false;
-  for (const [name, value] of entries) {
-    if (name === "intent") {
-      if (value === "skip" && step.skipLabel) skip = true;
-      else if (value !== "continue") return { ok: false, error: `"${value}" is not something this step can do.` };
-      continue;
-    }
-    if (!fields.has(name)) return { ok: false, error: `This step does not ask for "${name}".` };
-    byField.set(name, [...(byField.get(name) ?? []), value]);
-  }
-
-  if (skip) {
-    if (byField.size > 0) return { ok: false, error: "Choose options or skip this step, not both." };
-    return { ok: true, answers: Object.fromEntries(step.questions.map((q) => [q.field, []])) };
-  }
-
-  const saved: Record<string, string | string[]> = {};
-  for (const question of step.questions) {
-    const values = byField.get(question.field) ?? [];
-    const what = question.label ? ` for "${question.label}"` : "";
-    const known = new Map(question.options.map((o) => [o.value, o]));
-    const unknown = values.find((v) => !known.has(v));
-    if (unknown !== undefined) return { ok: false, error: `"${unknown}" is not one of the options${what}.` };
-
-    if (question.select === "one") {
-      if (values.length === 0) return { ok: false, error: `Please choose an answer${what} to continue.` };
-      if (values.length > 1) return { ok: false, error: `Please choose only one answer${what}.` };
-      saved[question.field] = values[0];
-      continue;
-    }
-
-    if (new Set(values).size !== values.length) return { ok: false, error: `Each option can only be chosen once${what}.` };
-    const min = question.minSelected ?? 1;
-    if (values.length < min) {
-      return {
-        ok: false,
-        error: min === 1 ? `Please choose at least one option${what} to continue.` : `Please choose at least ${min} options${what} to continue.`,
-      };
-    }
-    const exclusive = values.find((v) => known.get(v)!.exclusive);
-    if (exclusive !== undefined && values.length > 1) {
-      return { ok: false, error: `"${known.get(exclusive)!.label}" can't be combined with other choices.` };
-    }
-    saved[question.field] = values;
-  }
-  return { ok: true, answers: saved };
-}
-
 /** What choosing `value` does to a multi-choice selection (exclusive options clear the rest). */
 export function toggleChoice(question: Question, selected: readonly string[], value: string): string[] {
   const option = question.options.find((o) => o.value === value);

@@ -1,11 +1,14 @@
 /**
- * What happens when a visitor opens or submits a funnel step: find the funnel, read
- * their answers, apply the engine, record analytics. Routes only translate the outcome
- * into a response.
+ * What happens when a visitor opens or answers a funnel step: find the funnel, read
+ * their answers, apply the engine, plan analytics. Routes only translate the outcome
+ * into a response (and record the planned events).
  */
 import type { EventInput } from "~/analytics/events.server";
 import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
-import { readFormEntries } from "~/utils/form.server";
+import type { FunnelVersion } from "~/experiments/experiments.server";
+import { safeRedirect } from "~/auth/redirect";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
+import { stepFormSchema, type StepAnswers } from "./answer-form";
 import {
   canContinue,
   answerWords,
@@ -18,7 +21,6 @@ import {
   previousStepId,
   stepAccess,
   stepPath,
-  submitStep,
   targetPath,
   type Answers,
 } from "./engine";
@@ -39,16 +41,15 @@ export type LoadOutcome =
   | { kind: "redirect"; to: string; setCookie?: string }
   | { kind: "view"; view: StepView; setCookie?: string; events?: PlannedEvent[] };
 
-export type SubmitOutcome =
-  | { kind: "not-found" }
-  | { kind: "redirect"; to: string; setCookie?: string; events?: PlannedEvent[] }
-  | { kind: "invalid"; status: number; error: string };
-
 type Located = { kind: "found"; funnel: Funnel; step: Step } | { kind: "not-found" } | { kind: "redirect"; to: string };
 
-/** The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to its start. */
-async function locate(route: string, stepParam: string | undefined): Promise<Located> {
-  const funnel = await getFunnelByRoute(route);
+/**
+ * The funnel for "/quiz" and the step for "3"; a step id that is not in the funnel goes back to
+ * its start. `version`: the funnel as this visitor runs it (with their experiment variants),
+ * when the caller has worked it out.
+ */
+async function locate(route: string, stepParam: string | undefined, version?: FunnelVersion | null): Promise<Located> {
+  const funnel = version === undefined ? await getFunnelByRoute(route) : version?.funnel;
   if (!funnel) return { kind: "not-found" };
   if (stepParam === undefined) return { kind: "found", funnel, step: entryStep(funnel) };
   const step = findStep(funnel, stepParam);
@@ -80,8 +81,8 @@ async function insightView(funnel: Funnel, id: string, answers: Answers): Promis
   return { title: fill(insight.title), summary: fill(insight.summary), body: insight.body.map(fill), highlights: insight.highlights.map(fill) };
 }
 
-export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string }): Promise<LoadOutcome> {
-  const located = await locate(input.route, input.stepParam);
+export async function planFunnelStep(input: { cookieHeader: string | null; route: string; stepParam?: string; version?: FunnelVersion | null }): Promise<LoadOutcome> {
+  const located = await locate(input.route, input.stepParam, input.version);
   if (located.kind !== "found") return located;
   const { funnel, step } = located;
   const state = await readFunnelState(input.cookieHeader, funnel);
@@ -94,6 +95,8 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
     step: toClientStep(step),
     answers: answersFor(step, state.answers),
     backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
+    // The page differs by variant: both page caches key on the view, and so on this.
+    ...(input.version?.variant ? { variant: input.version.variant } : {}),
   };
 
   // Opening a funnel's first step, whatever its type, counts as viewing the funnel.
@@ -154,40 +157,56 @@ function previousHref(funnel: Funnel, step: Step, answers: Answers): string | un
   return previous === undefined ? undefined : stepPath(funnel, previous);
 }
 
-export async function submitFunnelStep(input: { request: Request; route: string; stepParam?: string }): Promise<SubmitOutcome> {
-  const located = await locate(input.route, input.stepParam);
-  if (located.kind !== "found") return located;
+/** A step a visitor may answer: where it is, what they answered so far, and the schema its form is read with. */
+export type StepToAnswer = { funnel: Funnel; step: Step; state: FunnelState; form: ReturnType<typeof stepFormSchema> };
+
+/** Carry on after an answer, with the analytics events it makes. */
+export type StepAnswered = Go & { events: PlannedEvent[] };
+
+/**
+ * The step a form was posted to: null when there is no such funnel, somewhere else to go
+ * when the visitor cannot be on this step (an unknown step id, or one they have not reached),
+ * else the step and its form's schema.
+ */
+export async function stepToAnswer(input: {
+  cookieHeader: string | null;
+  route: string;
+  stepParam?: string;
+  version?: FunnelVersion | null;
+}): Promise<StepToAnswer | Go | null> {
+  const located = await locate(input.route, input.stepParam, input.version);
+  if (located.kind === "not-found") return null;
+  if (located.kind === "redirect") return goOn(located.to);
   const { funnel, step } = located;
-
-  const form = await readFormEntries(input.request);
-  if (!form.ok) return { kind: "invalid", status: form.status, error: form.error };
-
-  const state = await readFunnelState(input.request.headers.get("Cookie"), funnel);
+  const state = await readFunnelState(input.cookieHeader, funnel);
   const access = stepAccess(funnel, step.id, state.answers, state.result !== undefined);
-  if (!access.ok) return { kind: "redirect", to: access.redirectTo };
+  if (!access.ok) return goOn(access.redirectTo);
+  return { funnel, step, state, form: stepFormSchema(step) };
+}
 
+/** Saves a step's answers (already read by its form's schema) and says where the funnel goes next. */
+export async function answerFunnelStep(at: StepToAnswer, submitted: StepAnswers): Promise<StepAnswered | Refusal> {
+  const { funnel, step, state } = at;
   if (step.type === "intro") {
-    if (form.entries.length > 0) return { kind: "invalid", status: 400, error: "This page doesn't take any answers." };
     const next: FunnelState = step.resetAnswers ? { answers: {} } : state;
-    return {
-      kind: "redirect",
-      to: targetPath(funnel, nextTarget(step.next, next.answers)),
-      setCookie: step.resetAnswers ? await writeFunnelState(funnel, next) : undefined,
-    };
+    const cookies = step.resetAnswers ? [await writeFunnelState(funnel, next)] : [];
+    return { ...goOn(targetPath(funnel, nextTarget(step.next, next.answers)), cookies), events: [] };
   }
 
-  if (step.type !== "question") return { kind: "invalid", status: 405, error: "There is nothing to submit on this page." };
+  if (step.type !== "question") return refusal(405, "There is nothing to submit on this page.");
 
-  const submitted = submitStep(step, form.entries);
-  if (!submitted.ok) return { kind: "invalid", status: 400, error: submitted.error };
-  const answers = { ...state.answers, ...submitted.answers };
-  if (!canContinue(step, answers)) return { kind: "invalid", status: 400, error: "Please answer this step to continue." };
+  const answers = { ...state.answers, ...submitted };
+  if (!canContinue(step, answers)) return refusal(400, "Please answer this step to continue.");
   const next: FunnelState = { ...state, answers };
   const target = nextTarget(step.next, answers);
-  // A funnel without a result step is finished when its last answer leads out of it.
   // Every answered step is logged (the admin's per-step drop-off); a funnel without a result
   // step is finished when its last answer leads out of it.
-  const events: PlannedEvent[] = [{ name: "step_answered", funnel: funnel.id, step: step.id, props: { answers: submitted.answers } }];
+  const events: PlannedEvent[] = [{ name: "step_answered", funnel: funnel.id, step: step.id, props: { answers: submitted } }];
   if ("href" in target) events.push({ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { answers } });
-  return { kind: "redirect", to: targetPath(funnel, target), setCookie: await writeFunnelState(funnel, next), events };
+  return { ...goOn(targetPath(funnel, target), [await writeFunnelState(funnel, next)]), events };
+}
+
+/** Funnel links come from content: only paths on this site are followed. */
+function goOn(to: string, cookies: string[] = []): Go {
+  return go(safeRedirect(to, "/"), cookies);
 }

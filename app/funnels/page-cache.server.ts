@@ -2,7 +2,8 @@
  * Rendered funnel pages, kept in memory and served without running React again.
  *
  * A step page is a pure function of its path, the step's view (the loader data: which
- * answers are preselected, where Back goes) and the content version. So the key is
+ * answers are preselected, where Back goes, the experiment variants the visitor runs the
+ * funnel in) and the content version. So the key is
  * exactly that, never the visitor: two visitors at the same step with the same
  * relevant answers get the same bytes. A page is only served from here when opening
  * it changes nothing (no event to record, no cookie to set); otherwise the request
@@ -11,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { identifyVisitor } from "~/analytics/visitor.server";
 import { contentGeneration } from "~/content/content.server";
+import { storedFunnelVersion } from "~/experiments/experiments.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { PageSlots } from "~/render/page-slots.server";
 import { planFunnelStep } from "./flow.server";
@@ -73,9 +75,13 @@ export async function serveCachedPage(req: IncomingMessage, res: ServerResponse)
   // Cached pages are the anonymous, toast-free rendering: members see their menu, and a
   // pending toast must be shown once. A new visitor gets a cookie from the normal path.
   if (cookieHeader && PERSONAL_COOKIES.test(cookieHeader)) return false;
-  if ((await identifyVisitor(cookieHeader)).setCookie) return false;
+  const visitor = await identifyVisitor(cookieHeader);
+  if (visitor.setCookie) return false;
+  // A funnel with experiments running: the visitor's stored variants, or Remix assigns them first.
+  const version = await storedFunnelVersion(`/${match[1]}`, visitor.visitorId);
+  if (!version || version === "unassigned") return false;
 
-  const outcome = await planFunnelStep({ cookieHeader, route: `/${match[1]}`, stepParam: match[2] });
+  const outcome = await planFunnelStep({ cookieHeader, route: `/${match[1]}`, stepParam: match[2], version });
   if (outcome.kind !== "view" || outcome.setCookie || outcome.events?.length) return false;
   const key = pageKey(req.url, outcome.view);
   const page = pages.get(key);

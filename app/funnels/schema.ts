@@ -12,7 +12,11 @@ import { sameOriginPath } from "../auth/redirect";
 /** Option values and step ids end up in URLs, cookies and analytics: keep them boring. */
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lower-case letters, digits and single dashes");
 
-const fieldName = z.string().regex(/^[a-z][A-Za-z0-9]*$/, "use a camelCase answer field name, e.g. skinType");
+// `intent` is the name of a step's buttons (continue, skip): an answer field of that name would clash with them.
+const fieldName = z
+  .string()
+  .regex(/^[a-z][A-Za-z0-9]*$/, "use a camelCase answer field name, e.g. skinType")
+  .refine((name) => name !== "intent", "\"intent\" is the name of the step's buttons: choose another answer field name");
 
 const text = z.string().trim().min(1, "must not be empty");
 

@@ -20,6 +20,8 @@ export type StepView = {
   insight?: InsightView;
   /** Summary cards: each chosen option's short wording. */
   cards?: { title: string; values: string[] }[];
+  /** The experiment variants this visitor runs the funnel in ("experiment:variant"), when any. */
+  variant?: string;
 };
 
 export type ViewOf<T extends Step["type"]> = Omit<StepView, "step"> & { step: ClientStepOfType<T> };

@@ -20,8 +20,11 @@ export function backHref(referer: string | null, requestUrl: string): string {
   return safeRedirect(`${from.pathname}${from.search}`, "/");
 }
 
+/** A legal page and where its "Back" leads; null when its content document is missing. */
 export async function legalPageView(request: Request, slug: LegalPage["slug"]) {
   const page = await getLegalPage(slug);
-  if (!page) throw new Response("This page's content is missing.", { status: 503 });
+  if (!page) return null;
   return { page, backHref: backHref(request.headers.get("Referer"), request.url) };
 }
+
+export const LEGAL_PAGE_MISSING = "This page's content is missing.";

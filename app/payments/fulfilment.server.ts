@@ -12,6 +12,7 @@ import { recordEvent } from "~/analytics/events.server";
 import { accountForPurchase } from "~/auth/users.server";
 import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
+import { linkToAccount } from "~/experiments/assignment.server";
 import { rememberAnswers } from "~/members/answers.server";
 import { db } from "~/utils/db.server";
 import { intervalOf, pricePlan, type Tier } from "./catalogue";
@@ -120,6 +121,9 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
   } else {
     purchased = true;
   }
+  // The buyer's experiment variants go with their account: the same prices on their other devices.
+  const buyingBrowser = session?.visitorId ?? input.visitorId;
+  if (buyingBrowser) await linkToAccount(buyingBrowser, user.id);
   if (purchased) {
     // The plan just bought is the one the member sees next.
     await db.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });

@@ -7,6 +7,7 @@ import { recordOfferViewed } from "~/analytics/events.server";
 import type { SessionUser } from "~/auth/users.server";
 import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billing/entitlements.server";
 import { getOfferByPath, getPlan } from "~/content/content.server";
+import { offerForViewer } from "~/experiments/experiments.server";
 import { attachVisitorAnswers, visitorAnswers } from "~/members/answers.server";
 import { personalisePlan, planAnswers } from "~/members/personalise";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
@@ -116,6 +117,8 @@ export type OfferPageView = {
   owned: Ownership | null;
   /** False with PAYMENTS=off: plan buttons say the plan is not on sale. */
   onSale: boolean;
+  /** The experiment variant shown ("experiment:variant"), or null: stored renders key on it. */
+  variant: string | null;
 };
 
 /**
@@ -130,8 +133,10 @@ export async function offerPage(input: {
   cookieHeader: string | null;
 }): Promise<{ view: OfferPageView; cookies: string[] } | null> {
   const { user, cookieHeader } = input;
-  const offer = await getOfferByPath(input.path);
-  if (!offer) return null;
+  const page = await getOfferByPath(input.path);
+  if (!page) return null;
+  // The visitor's variant of an experiment running on this offer (the checkout prices from the same).
+  const { offer, variant } = await offerForViewer(page, { visitorId: input.visitorId, userId: user?.id });
   recordOfferViewed({ visitorId: input.visitorId, offer: offer.offerId, userId: user?.id });
   const [personal, entitlements] = await Promise.all([personalFor(offer, user, cookieHeader), user ? entitlementsOf(user.id) : []]);
   const owned = ownedEntitlement(entitlements, offer.routinePlan._ref);
@@ -161,6 +166,7 @@ export async function offerPage(input: {
     personalised: personal?.personalised ?? false,
     owned: owned ? ownershipOf(offer, owned) : null,
     onSale: !env.paymentsOff,
+    variant,
   };
   return { view, cookies };
 }
@@ -179,8 +185,10 @@ export async function checkoutFromOffer(input: {
   visitorId: string;
   cookieHeader: string | null;
 }): Promise<Go | Refusal | null> {
-  const offer = await getOfferByPath(input.path);
-  if (!offer) return null;
+  const page = await getOfferByPath(input.path);
+  if (!page) return null;
+  // Priced from the variant this visitor was shown, never from anything the form sends.
+  const { offer } = await offerForViewer(page, { visitorId: input.visitorId, userId: input.user?.id });
   if (env.paymentsOff) return refusal(409, NOT_ON_SALE.description);
   const started = await startCheckout({ offer, planId: input.planId, user: input.user, visitorId: input.visitorId, cookieHeader: input.cookieHeader });
   if (started.ok) return go(started.url);

@@ -13,11 +13,10 @@
  * address already verified is never signed in by a checkout, and the buyer is asked to sign
  * in with the e-mailed link or its code.
  */
-import { redirect } from "@remix-run/node";
 import { accountState, checkoutWelcome } from "~/auth/account-state";
 import { getSession } from "~/auth/guards.server";
 import { CHECK_EMAIL_PATH, sendSignInLink } from "~/auth/login.server";
-import { isGo } from "~/utils/outcome";
+import { go, isGo, type Go } from "~/utils/outcome";
 import { startSession } from "~/auth/session.server";
 import { now } from "~/utils/clock.server";
 import { getPlan } from "~/content/content.server";
@@ -82,7 +81,11 @@ async function emailSignInLink(request: Request, email: string, clientIp: string
   }
 }
 
-export async function checkPayment(input: { request: Request; visitorId: string; clientIp: string }): Promise<PaymentState | Response> {
+/**
+ * What the page says about this browser's checkout; the first time a paid one is seen, the
+ * welcome's cookies and the same page again (a `Go`), so a reload sends nothing twice.
+ */
+export async function checkPayment(input: { request: Request; visitorId: string; clientIp: string }): Promise<PaymentState | Go> {
   const url = new URL(input.request.url);
   const sessionId = url.searchParams.get("session_id");
   if (!sessionId) return { state: "no-session" };
@@ -120,11 +123,9 @@ export async function checkPayment(input: { request: Request; visitorId: string;
       where: { id: row.id },
       data: { emailStatus: email.sent ? "sent" : "failed", signedInHere: welcome !== "sign-in-by-link" },
     });
-    const headers = new Headers();
-    headers.append("Set-Cookie", await toastHeader(email.sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" }));
-    for (const cookie of email.cookies) headers.append("Set-Cookie", cookie);
-    if (welcome === "purchase-session") headers.append("Set-Cookie", await startSession(row.userId, "purchase", row.id));
-    return redirect(`/payment-success?session_id=${encodeURIComponent(row.id)}`, { status: 303, headers });
+    const cookies = [await toastHeader(email.sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" }), ...email.cookies];
+    if (welcome === "purchase-session") cookies.push(await startSession(row.userId, "purchase", row.id));
+    return go(`/payment-success?session_id=${encodeURIComponent(row.id)}`, cookies);
   }
   return {
     state: "paid",

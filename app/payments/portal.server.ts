@@ -10,11 +10,12 @@
  * one portal configuration per set of prices. The subscription event Stripe sends afterwards
  * moves the entitlement to the new plan (webhooks.server.ts).
  */
-import { redirect } from "@remix-run/node";
 import { applyEntitlementChange, entitlementsOf, type EntitlementView } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
+import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
+import { toastHeader } from "~/utils/toast.server";
 import { intervalOf } from "./catalogue";
 import { addInterval } from "./fulfilment.server";
 import { NO_SUBSCRIPTION_TO_MANAGE } from "./messages";
@@ -36,23 +37,27 @@ export function switchablePlans(offer: Offer, current: { planId: string }): Offe
   return offer.plans.filter((plan) => plan.id !== current.planId && intervalOf(plan.tier) !== null);
 }
 
-export async function openBillingPortal(userId: string, request: PortalRequest = {}): Promise<Response> {
+/**
+ * Where 'Manage Subscription' sends the member: a portal session Stripe opened for them (an
+ * address at Stripe), the local test portal, or back to /profile when there is nothing to manage.
+ */
+export async function openBillingPortal(userId: string, request: PortalRequest = {}): Promise<string> {
   const target = await recurringEntitlement(userId, request.entitlementId);
   if (!target) {
     logger.info(NO_SUBSCRIPTION_TO_MANAGE);
-    return redirect("/profile", 303);
+    return "/profile";
   }
   const stripe = stripeClient();
   if (!stripe) {
     // The test portal exists only beside the local test checkout (never in production).
-    if (!localTestPayments()) return redirect("/profile", 303);
+    if (!localTestPayments()) return "/profile";
     const query = new URLSearchParams({ entitlement: target.id, ...(request.switchTo ? { switchTo: request.switchTo } : {}) });
-    return redirect(`/billing/test-portal?${query}`, 303);
+    return `/billing/test-portal?${query}`;
   }
   if (!target.stripeCustomerId) {
     // Bought with the local test checkout before Stripe was configured: nothing to manage at Stripe.
     logger.info(`${NO_SUBSCRIPTION_TO_MANAGE} (no Stripe customer for this member)`);
-    return redirect("/profile", 303);
+    return "/profile";
   }
   const returnUrl = `${env.publicUrl}/profile`;
   const offer = await getOfferById(target.offerId);
@@ -69,10 +74,10 @@ export async function openBillingPortal(userId: string, request: PortalRequest =
         after_completion: { type: "redirect", redirect: { return_url: returnUrl } },
       },
     });
-    return redirect(session.url, 303);
+    return session.url;
   }
   const session = await stripe.billingPortal.sessions.create({ customer: target.stripeCustomerId, return_url: returnUrl });
-  return redirect(session.url, 303);
+  return session.url;
 }
 
 const productId = (offer: Offer) => `glowcoach_${offer.offerId}`.slice(0, 60);
@@ -156,7 +161,7 @@ export async function testPortalView(userId: string, entitlementId: string | nul
 }
 
 /** The local test portal: cancel at the end of the paid period (the Terms), or resume. */
-export async function cancelAtPeriodEndLocally(userId: string, entitlementId: string | null, cancel: boolean): Promise<boolean> {
+async function cancelAtPeriodEndLocally(userId: string, entitlementId: string | null, cancel: boolean): Promise<boolean> {
   const target = await recurringEntitlement(userId, entitlementId);
   if (!target) return false;
   await applyEntitlementChange({ id: target.id }, { at: now(), reason: cancel ? "portal:cancel" : "portal:resume", cancelAtPeriodEnd: cancel });
@@ -190,4 +195,26 @@ export async function switchPlanLocally(userId: string, entitlementId: string | 
     },
   );
   return plan;
+}
+
+/** What the local test portal's buttons ask for. */
+export type TestPortalChange = { intent: "switch"; planId: string } | { intent: "cancel" | "resume" };
+
+const CANCELLED = { title: "Subscription cancelled", description: "You keep full access until the end of your paid period." };
+const RESUMED = { title: "Subscription resumed", description: "Your plan will renew as usual." };
+
+/**
+ * The local test portal's change to one of the member's subscriptions (or their first), then
+ * back to the portal with a toast; a member with no such subscription goes to /profile.
+ */
+export async function changeSubscriptionLocally(userId: string, entitlementId: string | null, change: TestPortalChange): Promise<Go | Refusal> {
+  const back = `/billing/test-portal${entitlementId ? `?${new URLSearchParams({ entitlement: entitlementId })}` : ""}`;
+  if (change.intent === "switch") {
+    const plan = await switchPlanLocally(userId, entitlementId, change.planId);
+    if (!plan) return refusal(400, "That plan can't be chosen here.");
+    return go(back, [await toastHeader({ title: "Plan changed", description: `You're now on the ${plan.name}.` })]);
+  }
+  const changed = await cancelAtPeriodEndLocally(userId, entitlementId, change.intent === "cancel");
+  if (!changed) return go("/profile");
+  return go(back, [await toastHeader(change.intent === "cancel" ? CANCELLED : RESUMED)]);
 }

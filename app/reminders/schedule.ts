@@ -80,17 +80,3 @@ export function hourLabel(hour: number): string {
   const twelve = hour % 12 === 0 ? 12 : hour % 12;
   return `${twelve}:00 ${hour < 12 ? "AM" : "PM"}`;
 }
-
-export type ReminderForm = { ok: true; on: boolean; hour: number } | { ok: false; error: string };
-
-/**
- * The reminder form's fields: `reminder` is "on" (a ticked checkbox) or missing/"off", `hour`
- * "0".."23". Anything else is refused with a message, and nothing is saved.
- */
-export function parseReminderForm(fields: Record<string, string>): ReminderForm {
-  const { reminder, hour } = fields;
-  if (reminder !== undefined && reminder !== "on" && reminder !== "off") return { ok: false, error: "Please turn the reminder on or off with the checkbox." };
-  if (hour === undefined || !/^\d{1,2}$/.test(hour) || !isReminderHour(Number(hour)))
-    return { ok: false, error: "Please choose an hour for your reminder from the list." };
-  return { ok: true, on: reminder === "on", hour: Number(hour) };
-}

@@ -3,23 +3,34 @@
  * first path segment; the step renderer is chosen by the step's type.
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
-import { planFunnelStep, submitFunnelStep } from "~/funnels/flow.server";
+import { getUser } from "~/auth/guards.server";
+import { funnelForViewer } from "~/experiments/experiments.server";
+import { answerFunnelStep, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
+import { isGo, isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 function cookieHeaders(setCookie?: string): HeadersInit {
   return setCookie ? { "Set-Cookie": setCookie } : {};
 }
 
+/** The funnel as this visitor runs it: their variants of the experiments running on it. */
+function funnelVersion(request: Request, params: LoaderFunctionArgs["params"], visitorId: string) {
+  return funnelForViewer(`/${params.funnel}`, visitorId, async () => (await getUser(request))?.id);
+}
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step });
+  const version = await funnelVersion(request, params, context.visitorId);
+  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw notFound(request);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
@@ -39,13 +50,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const outcome = await submitFunnelStep({ request, route: `/${params.funnel}`, stepParam: params.step });
-  if (outcome.kind === "not-found") throw notFound(request);
-  if (outcome.kind === "redirect") {
-    for (const event of outcome.events ?? []) await recordEvent({ ...event, visitorId: context.visitorId });
-    throw redirect(safeRedirect(outcome.to, "/"), { status: 303, headers: cookieHeaders(outcome.setCookie) });
-  }
-  return data({ error: outcome.error }, { status: outcome.status });
+  const version = await funnelVersion(request, params, context.visitorId);
+  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step, version });
+  if (!at) throw notFound(request);
+  if (isGo(at)) return goTo(at);
+  const { submission, status } = await parseForm(request, at.form);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const answered = await answerFunnelStep(at, submission.value);
+  if (isRefusal(answered)) return replyRefused(submission, answered);
+  for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
+  return goTo(answered);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => {
@@ -57,6 +71,5 @@ export const meta: MetaFunction<typeof loader> = (args) => {
 
 export default function FunnelStepRoute() {
   const view = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  return <FunnelStep view={view} error={actionData?.error} />;
+  return <FunnelStep view={view} />;
 }

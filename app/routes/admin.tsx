@@ -5,11 +5,11 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { z } from "zod";
 import { dashboardView, parsePeriod, ROLES, setMemberRole } from "~/admin/dashboard.server";
 import { DropOffChart } from "~/admin/drop-off-chart";
 import { PERIODS, percent } from "~/admin/format";
+import { Panel, ScrollX } from "~/admin/ui";
 import { requireAdmin } from "~/auth/guards.server";
 import { FormAlert } from "~/components/ui/form";
 import { formErrorsOf } from "~/utils/form-errors";
@@ -48,31 +48,6 @@ export async function action({ request }: ActionFunctionArgs) {
 const money = (amount: number, currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
 const TIER_LABEL: Record<string, string> = { monthly: "Monthly", annual: "Annual", single_payment: "Lifetime" };
 
-function Panel({ id, title, children, aside }: { id: string; title: string; children: ReactNode; aside?: ReactNode }) {
-  return (
-    <section id={id} className="card mt-8 p-5 sm:p-7" aria-labelledby={`${id}-heading`}>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id={`${id}-heading`} className="text-2xl font-semibold">
-          {title}
-        </h2>
-        {aside}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-/** A chart or table that scrolls sideways on a phone: a focusable region, so the keyboard can scroll it too. */
-function ScrollX({ label, className, children }: { label: string; className: string; children: ReactNode }) {
-  return (
-    // A scrollable table wrapper: focusable so keyboard users can scroll it (axe asks for it).
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div role="region" aria-label={label} tabIndex={0} className={`${className} overflow-x-auto`}>
-      {children}
-    </div>
-  );
-}
-
 function Stat({ label, value, note, testId }: { label: string; value: string | number; note?: string; testId?: string }) {
   return (
     <div className="rounded-2xl border border-line bg-cream px-4 py-3" data-testid={testId}>
@@ -96,7 +71,10 @@ export default function Admin() {
           <h1 className="text-3xl font-semibold">Admin Dashboard</h1>
           <p className="mt-1 text-muted">Welcome, {email}</p>
         </div>
-        <div className="flex gap-3">
+        <div className="flex flex-wrap gap-3">
+          <Link to="/admin/experiments" className="btn-secondary">
+            Experiments
+          </Link>
           <Link to="/home" className="btn-secondary">
             Back to Home
           </Link>

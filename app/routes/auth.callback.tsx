@@ -9,14 +9,18 @@ import { useEffect } from "react";
 import { finishGoogleSignIn } from "~/auth/google.server";
 import { AUTH_MESSAGE_TYPE, CLOSE_AFTER_MS, FALLBACK_CLOSE_MS, type AuthMessage } from "~/auth/google-popup";
 import { AuthCard } from "~/components/ui/form";
+import { isGo } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Signing in · Glow Coach", description: "Finishing your sign-in.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const outcome = await finishGoogleSignIn(request);
-  if (outcome instanceof Response) return outcome;
-  return data({ status: outcome.status }, { headers: outcome.headers });
+  if (isGo(outcome)) return goTo(outcome);
+  const headers = new Headers();
+  for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
+  return data({ status: outcome.popupStatus }, { headers });
 }
 
 export default function AuthCallback() {

@@ -4,23 +4,25 @@
  * other plan (monthly ↔ annual), and cancels it at the end of the paid period (or resumes it).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
-import { AuthCard } from "~/components/ui/form";
+import { AuthCard, FormAlert } from "~/components/ui/form";
 import { displayPrice } from "~/payments/catalogue";
-import { cancelAtPeriodEndLocally, switchPlanLocally, testPortalView } from "~/payments/portal.server";
+import { PageId, TestPortalForm } from "~/payments/forms.server";
+import { changeSubscriptionLocally, testPortalView } from "~/payments/portal.server";
 import { localTestPayments } from "~/payments/stripe.server";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { parseForm, replyRefused } from "~/utils/form.server";
+import { formErrorsOf } from "~/utils/form-errors";
 import { notFound } from "~/utils/http.server";
-import { toastHeader } from "~/utils/toast.server";
+import { isRefusal } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
 
 export const headers = formPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Manage subscription (test) · Glow Coach" }, { name: "robots", content: "noindex" }];
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const idOf = (value: unknown) => (typeof value === "string" && ID.test(value) ? value : null);
+const idOf = (value: unknown) => PageId.safeParse(value).data ?? null;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!localTestPayments()) throw notFound(request);
@@ -43,29 +45,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (!localTestPayments()) throw notFound(request);
   const user = await requireUser(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error }, { status: form.status });
-  const { intent, entitlement, planId } = fieldsOf(form.entries);
-  const entitlementId = idOf(entitlement);
-  const back = `/billing/test-portal${entitlementId ? `?entitlement=${encodeURIComponent(entitlementId)}` : ""}`;
-  if (intent === "switch") {
-    const plan = await switchPlanLocally(user.id, entitlementId, typeof planId === "string" ? planId : "");
-    if (!plan) return data({ error: "That plan can't be chosen here." }, { status: 400 });
-    const toast = { title: "Plan changed", description: `You're now on the ${plan.name}.` };
-    return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
-  }
-  if (intent !== "cancel" && intent !== "resume") return data({ error: "Please use the buttons on the page." }, { status: 400 });
-  const changed = await cancelAtPeriodEndLocally(user.id, entitlementId, intent === "cancel");
-  if (!changed) return redirect("/profile", 303);
-  const toast =
-    intent === "cancel"
-      ? { title: "Subscription cancelled", description: "You keep full access until the end of your paid period." }
-      : { title: "Subscription resumed", description: "Your plan will renew as usual." };
-  return redirect(back, { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
+  const { submission, status } = await parseForm(request, TestPortalForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const { entitlement, ...change } = submission.value;
+  const outcome = await changeSubscriptionLocally(user.id, entitlement ?? null, change);
+  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 
 export default function TestPortal() {
   const view = useLoaderData<typeof loader>();
+  const errors = formErrorsOf(useActionData<typeof action>());
   const periodEnd = view.currentPeriodEnd ? new Date(view.currentPeriodEnd).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" }) : null;
   return (
     <AuthCard>
@@ -89,6 +78,9 @@ export default function TestPortal() {
           </div>
         ) : null}
       </dl>
+      <div className="mt-6 empty:hidden">
+        <FormAlert errors={errors} />
+      </div>
       {view.switchTo.length ? (
         <section aria-labelledby="switch-title" className="mt-6">
           <h2 id="switch-title" className="text-lg font-semibold">

@@ -45,7 +45,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = submission.value;
   const outcome =
     form.intent === "password"
-      ? await signInWithPassword({ email: form.email, password: form.password ?? "", redirectTo: form.redirectTo, clientIp: context.clientIp })
+      ? await signInWithPassword({
+          email: form.email,
+          password: form.password ?? "",
+          redirectTo: form.redirectTo,
+          clientIp: context.clientIp,
+          visitorId: context.visitorId,
+        })
       : await sendSignInLink({
           request,
           email: form.email,

@@ -13,6 +13,8 @@ import { CheckIcon } from "~/components/ui/icons";
 import { getSiteSettings } from "~/content/content.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
+import { isGo } from "~/utils/outcome";
+import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
 
 /** How often a page waiting for confirmation checks again. */
@@ -20,7 +22,7 @@ const RECHECK_SECONDS = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const outcome = await checkPayment({ request, visitorId: context.visitorId, clientIp: context.clientIp });
-  if (outcome instanceof Response) throw outcome;
+  if (isGo(outcome)) throw goTo(outcome);
   const { supportEmail } = await getSiteSettings();
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
   return data({ ...outcome, supportEmail }, { status, headers: { "Referrer-Policy": "same-origin" } });

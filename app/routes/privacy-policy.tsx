@@ -2,11 +2,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { LegalPageView } from "~/components/legal-page";
-import { legalPageView } from "~/pages/legal.server";
+import { LEGAL_PAGE_MISSING, legalPageView } from "~/pages/legal.server";
 import { seo } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return legalPageView(request, "privacy-policy");
+  const view = await legalPageView(request, "privacy-policy");
+  if (!view) throw new Response(LEGAL_PAGE_MISSING, { status: 503 });
+  return view;
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>

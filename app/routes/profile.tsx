@@ -4,12 +4,15 @@
  * /billing/portal, opens in a new tab), upgrade, or log out; and the daily reminder e-mail
  * (on/off and its hour in the member's time zone), a plain form that works without JavaScript.
  */
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FormAlert } from "~/components/ui/form";
+import { ReminderForm } from "~/reminders/forms.server";
 import { reminderSettings, saveReminderSettings } from "~/reminders/reminders.server";
-import { hourLabel, parseReminderForm } from "~/reminders/schedule";
-import { fieldsOf, readFormEntries } from "~/utils/form.server";
+import { hourLabel } from "~/reminders/schedule";
+import { parseForm } from "~/utils/form.server";
+import type { FormInput } from "~/utils/form-types";
 import { toastHeader } from "~/utils/toast.server";
 import { initials } from "~/auth/display";
 import { requireUser } from "~/auth/guards.server";
@@ -47,15 +50,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Saves the reminder settings; from /home's one-tap offer it goes back there with a toast. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readFormEntries(request);
-  if (!form.ok) return data({ error: form.error }, { status: form.status });
-  const fields = fieldsOf(form.entries);
-  if (fields.intent !== "reminder") return data({ error: "Please use the buttons on the page." }, { status: 400 });
-  const parsed = parseReminderForm(fields);
-  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
-  await saveReminderSettings(user.id, { on: parsed.on, hour: parsed.hour });
-  if (fields.from === "home") {
-    const toast = { title: `Daily reminder on at ${hourLabel(parsed.hour)}`, description: "Change or stop it any time on your profile." };
+  const { submission, status } = await parseForm(request, ReminderForm);
+  if (submission.status !== "success") return data(submission.reply(), { status });
+  const { reminder: on, hour, from } = submission.value;
+  await saveReminderSettings(user.id, { on, hour });
+  if (from === "home") {
+    const toast = { title: `Daily reminder on at ${hourLabel(hour)}`, description: "Change or stop it any time on your profile." };
     return redirect("/home", { status: 303, headers: { "Set-Cookie": await toastHeader(toast) } });
   }
   return redirect("/profile?saved=reminder#reminder-title", 303);
@@ -78,9 +78,23 @@ function RefreshIcon({ spinning }: { spinning: boolean }) {
   );
 }
 
+/** A field's error, beside it (the field's aria-describedby names it). */
+function FieldError({ field }: { field: FieldMetadata<unknown> }) {
+  const error = field.errors?.[0];
+  return error ? (
+    <p id={field.errorId} className="text-sm font-medium text-danger">
+      {error}
+    </p>
+  ) : null;
+}
+
 export default function Profile() {
   const { email, initial, cards, reminder, timeZone, saved } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<FormInput<typeof ReminderForm>>({
+    lastResult,
+    defaultValue: { reminder: reminder.on ? "on" : undefined, hour: String(reminder.hour) },
+  });
   const refreshing = useNavigation().state === "loading";
 
   return (
@@ -154,25 +168,24 @@ export default function Profile() {
           Daily Reminder
         </h2>
         <p className="mt-1 text-sm text-muted">One e-mail a day at your hour, only when today's routine isn't done yet.</p>
-        {result && "error" in result ? (
-          <div className="mt-4">
-            <FormAlert errors={[result.error]} />
-          </div>
-        ) : null}
-        <Form method="post" action="/profile" className="mt-5 grid gap-4">
+        <Form method="post" action="/profile" className="mt-5 grid gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="reminder" />
-          {/* The label draws the focus ring, as the quiz's answer cards do. */}
-          <label className="flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3.5 font-semibold transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500">
-            <input type="checkbox" name="reminder" value="on" defaultChecked={reminder.on} className="h-5 w-5 accent-rose-600" />
-            Send me a daily reminder
-          </label>
-          <label className="grid gap-1.5">
-            <span className="text-sm font-semibold">At</span>
+          <FormAlert errors={form.errors} id={form.errorId} />
+          <div className="grid gap-1.5">
+            {/* The label draws the focus ring, as the quiz's answer cards do. */}
+            <label className="flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3.5 font-semibold transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500 has-[[aria-invalid]]:border-danger">
+              <input {...getInputProps(fields.reminder, { type: "checkbox", value: "on" })} className="h-5 w-5 accent-rose-600" />
+              Send me a daily reminder
+            </label>
+            <FieldError field={fields.reminder} />
+          </div>
+          <div className="grid gap-1.5">
+            <label htmlFor={fields.hour.id} className="text-sm font-semibold">
+              At
+            </label>
             <select
-              name="hour"
-              defaultValue={String(reminder.hour)}
-              className="min-h-12 rounded-2xl border border-line bg-white px-4 text-base"
-              aria-describedby="reminder-zone"
+              {...getSelectProps(fields.hour, { ariaDescribedBy: "reminder-zone" })}
+              className="min-h-12 rounded-2xl border border-line bg-white px-4 text-base aria-[invalid]:border-danger"
             >
               {Array.from({ length: 24 }, (_, hour) => (
                 <option key={hour} value={hour}>
@@ -180,14 +193,15 @@ export default function Profile() {
                 </option>
               ))}
             </select>
+            <FieldError field={fields.hour} />
             <span id="reminder-zone" className="text-sm text-muted">
               Your time zone: {timeZone.replaceAll("_", " ")}
             </span>
-          </label>
+          </div>
           <button type="submit" className="btn-primary w-full sm:w-full">
             Save Reminder
           </button>
-          {saved ? (
+          {saved && lastResult?.status !== "error" ? (
             <p className="flex items-center justify-center gap-2 text-sm font-semibold text-sage" role="status" data-testid="reminder-status">
               <CheckIcon /> {reminder.on ? `Saved: every day at ${hourLabel(reminder.hour)}` : "Saved: reminders are off"}
             </p>

@@ -27,11 +27,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { token: token! };
 }
 
+/**
+ * Turns the reminder off. The body is not read: everything is in the link, and a mail app's
+ * one-click POST may come as multipart/form-data (RFC 8058), which the page forms never send.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const userId = userFromUnsubscribeToken(tokenOf(request));
-  if (!userId) return data({ off: false as const, error: INVALID }, { status: 400 });
+  if (!userId) throw data(INVALID, { status: 400 });
   await turnRemindersOff(userId);
-  return { off: true as const };
+  return { off: true };
 }
 
 export default function Unsubscribe() {

@@ -7,7 +7,6 @@ import type { SubmissionResult } from "@conform-to/react";
  * shown as well, since such a form has nowhere else to show them.
  */
 export function formErrorsOf(result: SubmissionResult<string[]> | null | undefined): string[] | undefined {
-  if (!result?.error) return undefined;
-  const errors = Object.values(result.error).flatMap((messages) => messages ?? []);
+  const errors = Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []);
   return errors.length ? errors : undefined;
 }

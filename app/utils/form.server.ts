@@ -41,13 +41,21 @@ export type ParsedForm<Schema extends $ZodType> = {
  */
 export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, maxBytes = MAX_FORM_BYTES): Promise<ParsedForm<Schema>> {
   const body = await readFormBody(request, maxBytes);
-  if (!body.ok) {
-    const failed = parse(new URLSearchParams(), { resolve: () => ({ error: { "": [body.error] } }) });
-    return { submission: failed as ParsedForm<Schema>["submission"], status: body.status };
-  }
+  if (!body.ok) return { submission: refusedSubmission(body.error), status: body.status };
+  // Pages validate on the server when the form is sent, so none sends Conform's own control
+  // fields (a client-side validate or list intent): a body with them did not come from a page,
+  // and Conform would throw on one it cannot read.
+  if (CONFORM_CONTROL_FIELDS.some((name) => body.params.has(name))) return { submission: refusedSubmission(FORM_NOT_FROM_PAGE), status: 400 };
   const submission = parseWithZod(body.params, { schema });
   if (submission.status === "error" && submission.error) showButtonErrorsOnForm(submission.error);
   return { submission, status: 400 };
+}
+
+const CONFORM_CONTROL_FIELDS = ["__intent__", "__state__"];
+
+/** A submission refused before its fields were read: `message` is the form's error. */
+function refusedSubmission<Schema extends $ZodType>(message: string): ParsedForm<Schema>["submission"] {
+  return parse(new URLSearchParams(), { resolve: () => ({ error: { "": [message] } }) }) as ParsedForm<Schema>["submission"];
 }
 
 /**
@@ -95,17 +103,4 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
-/** @deprecated Being replaced by parseForm: the raw entries of a form, for callers not yet on Conform. */
-export async function readFormEntries(request: Request, maxBytes = MAX_FORM_BYTES) {
-  const body = await readFormBody(request, maxBytes);
-  return body.ok ? { ok: true as const, entries: [...body.params.entries()] } : body;
-}
-
-/** @deprecated Being replaced by parseForm. */
-export function fieldsOf(entries: [string, string][]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of entries) if (!(name in fields)) fields[name] = value;
-  return fields;
 }

@@ -4,6 +4,7 @@
  * A new content type is one file in documents/ (or singletons/) added to the list here,
  * plus a line in ../structure.ts.
  */
+import { experiment, experimentVariant, planChange } from "./documents/experiment";
 import { funnel } from "./documents/funnel";
 import { insight } from "./documents/insight";
 import { legalPage } from "./documents/legal-page";
@@ -19,7 +20,7 @@ import { homePage, tutorialSettings } from "./singletons/members-pages";
 import { partnershipsPage } from "./singletons/partnerships-page";
 import { siteSettings } from "./singletons/site-settings";
 
-export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep, product, legalPage];
+export const documentTypes = [funnel, question, insight, offer, plan, tutorialStep, product, legalPage, experiment];
 
 /** Singleton documents by type, with the one _id the app reads each from (app/content/queries.ts). */
 export const singletons = [
@@ -30,4 +31,13 @@ export const singletons = [
   { type: tutorialSettings, id: "tutorialSettings" },
 ] as const;
 
-export const schemaTypes = [...documentTypes, ...singletons.map((s) => s.type), planStep, offerPlan, ...contentParts, ...funnelParts];
+export const schemaTypes = [
+  ...documentTypes,
+  ...singletons.map((s) => s.type),
+  planStep,
+  offerPlan,
+  experimentVariant,
+  planChange,
+  ...contentParts,
+  ...funnelParts,
+];

@@ -31,7 +31,7 @@ const MATRIX: Row[] = [
   // The player is for plans the member owns (these members own none): anyone else gets its offer page.
   { paths: ["/plan/clear-healthy-skin"], expect: { anonymous: "/login", user: "/subscribe", admin: "/subscribe" } },
   { paths: ["/plan/crease-free"], expect: { anonymous: "/login", user: "/sales", admin: "/sales" } },
-  { paths: ["/admin"], expect: { anonymous: "/login", user: "/home", admin: 200 } },
+  { paths: ["/admin", "/admin/experiments"], expect: { anonymous: "/login", user: "/home", admin: 200 } },
   // Without an OAuth round trip the callback fails safely back to /login.
   { paths: ["/auth/callback"], expect: { anonymous: "/login", user: "/login", admin: "/login" } },
   { paths: ["/no-such-page"], expect: { anonymous: 404, user: 404, admin: 404 } },

@@ -152,7 +152,7 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     await expect(page).toHaveURL(`${base}/home`);
 
     // 'Manage Subscription' goes to Stripe's customer portal, returning to /profile.
-    const portal = await page.request.post(`${base}/billing/portal`, { maxRedirects: 0 });
+    const portal = await page.request.post(`${base}/billing/portal`, { form: {}, maxRedirects: 0 });
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toMatch(/^https:\/\/billing\.stripe\.com\//);
     expect(fake.portalRequests.at(-1)).toEqual({ customer: `cus_${sessionId}`, return_url: `${base}/profile` });

@@ -192,7 +192,7 @@ test.describe("offers and payments", () => {
 
     // 'Manage Subscription' (the profile's form) opens the local test portal, which cancels at period end.
     await confirmByCode(page, email);
-    const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
+    const portal = await page.request.post("/billing/portal", { form: {}, maxRedirects: 0 });
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toBe(`/billing/test-portal?entitlement=${row.id}`);
     await page.goto(portal.headers().location);
@@ -202,6 +202,10 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
+    // A switch to a plan this subscription can't have (a tampered page) is refused on the page.
+    await page.locator("input[name=planId]").evaluate((input: HTMLInputElement) => (input.value = "lifetime"));
+    await page.getByRole("button", { name: /^Switch to Annual Plan/ }).click();
+    await expect(page.getByText("That plan can't be chosen here.")).toBeVisible();
     // A new state, the purchase kept in the history.
     expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: true, status: "active", states: 2 }]);
   });
@@ -238,7 +242,7 @@ test.describe("offers and payments", () => {
 
     // A lifetime plan has no subscription to manage: nothing happens, back to the profile.
     await confirmByCode(page, email);
-    const portal = await page.request.post("/billing/portal", { maxRedirects: 0 });
+    const portal = await page.request.post("/billing/portal", { form: {}, maxRedirects: 0 });
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toBe("/profile");
     expect((await page.request.get("/billing/test-portal", { maxRedirects: 0 })).headers().location).toBe("/profile");

@@ -257,6 +257,14 @@ test.describe("the reminder form", () => {
       expect(answer.status(), JSON.stringify(form)).toBe(400);
       expect(await answer.text()).not.toMatch(/at .*\.(ts|js):\d+/);
     }
+    // A tampered hour from the page comes back beside the list, with the box still ticked.
+    await page.getByLabel("At").evaluate((select: HTMLSelectElement) => select.add(new Option("12:00 AM tomorrow", "24", true, true)));
+    await page.getByRole("button", { name: "Save Reminder" }).click();
+    await expect(page.getByLabel("At")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("At")).toHaveAccessibleDescription(/^Please choose an hour for your reminder from the list\./);
+    await expect(page.getByRole("checkbox", { name: "Send me a daily reminder" })).toBeChecked();
+    await expect(page.getByTestId("reminder-status")).toHaveCount(0);
+
     const [after] = await rows<{ reminderOn: number | boolean; reminderHour: number }>(
       `SELECT "reminderOn", "reminderHour" FROM "User" WHERE "id" = ?`,
       userId,
@@ -264,6 +272,7 @@ test.describe("the reminder form", () => {
     expect([Boolean(after.reminderOn), Number(after.reminderHour)]).toEqual([true, 18]);
 
     // Off again.
+    await page.getByLabel("At").selectOption({ label: "6:00 PM" });
     await page.getByRole("checkbox", { name: "Send me a daily reminder" }).uncheck();
     await page.getByRole("button", { name: "Save Reminder" }).click();
     await expect(page.getByTestId("reminder-status")).toHaveText("Saved: reminders are off");

@@ -156,6 +156,10 @@ test.describe("bad quiz requests", () => {
       ),
     );
     for (const response of posts) expect(response.status()).toBeLessThan(500);
+    // Conform's own control fields, which no page sends, are refused like any other tampering.
+    const control = await request.post("/quiz/0", { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "__intent__=x", maxRedirects: 0 });
+    expect(control.status()).toBe(400);
+    expect(await control.text()).toContain("Please submit the form from the page.");
     const broken = await request.get("/quiz/3", { headers: { Cookie: "gc_funnel_skin=%E0%A4%A; gc_vid=@@@" }, maxRedirects: 0 });
     expect(broken.status()).toBe(302);
     expect(broken.headers().location).toBe("/quiz/1");

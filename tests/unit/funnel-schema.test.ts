@@ -23,6 +23,7 @@ describe("funnel schema", () => {
   it.each([
     ["a missing continue label", (d: Doc) => delete d.steps[1].continueLabel, "steps.1.continueLabel"],
     ["an unknown step type", (d: Doc) => (d.steps[2].type = "quiz"), "steps.2.type"],
+    ["an answer field named like the buttons", (d: Doc) => (d.steps[1].questions[0].field = "intent"), "steps.1.questions.0.field"],
     [
       "a duplicate option value",
       (d: Doc) => (d.steps[1].questions[0].options[1].value = "normal"),

@@ -4,10 +4,11 @@ import { startCheckout } from "~/payments/checkout.server";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
 import { completeSignIn } from "~/auth/sign-in.server";
 import { checkPayment } from "~/payments/payment-success.server";
+import { isGo, type Go } from "~/utils/outcome";
 import { db } from "~/utils/db.server";
 import { allCurrentStates, entitlementHistory, entitlementsOf } from "~/billing/entitlements.server";
 import { activeSubscriptions } from "~/admin/metrics";
-import { switchPlanLocally } from "~/payments/portal.server";
+import { changeSubscriptionLocally, switchPlanLocally } from "~/payments/portal.server";
 
 async function localCheckout(path: string, planId: string, visitorId: string) {
   const offer = (await getOfferByPath(path))!;
@@ -97,18 +98,20 @@ describe("payment success after a test payment", () => {
       visitorId,
       clientIp: "127.0.0.1",
     });
-  const sessionCookieOf = (response: Response) =>
-    response.headers
-      .getSetCookie()
-      .find((cookie) => cookie.startsWith("gc_session="))
-      ?.split(";")[0];
+  /** The first answer to a paid checkout: the same page again, with the welcome's cookies. */
+  const welcome = async (id: string, visitorId: string, cookie?: string) => {
+    const first = await ask(id, visitorId, cookie);
+    if (!isGo(first)) throw new Error(`expected the welcome, got ${JSON.stringify(first)}`);
+    expect(first.go).toBe(`/payment-success?session_id=${id}`);
+    return first;
+  };
+  const sessionCookieOf = (welcomed: Go) => welcomed.cookies.find((cookie) => cookie.startsWith("gc_session="))?.split(";")[0];
 
   it("gives a new buyer's browser a purchase session, once, and the routine only", async () => {
     const id = await localCheckout("/sales", "lifetime", "visitor-ps-1");
     const email = `new-buyer-${Date.now()}@example.com`;
     await completeLocalCheckout({ id, visitorId: "visitor-ps-1", user: null, email });
-    const first = (await ask(id, "visitor-ps-1")) as Response;
-    expect(first.status).toBe(303);
+    const first = await welcome(id, "visitor-ps-1");
     const cookie = sessionCookieOf(first);
     expect(cookie).toBeTruthy();
     const buyer = await db.user.findUniqueOrThrow({ where: { email }, include: { sessions: true } });
@@ -133,11 +136,10 @@ describe("payment success after a test payment", () => {
     const { user: owner } = await completeSignIn({ email, proof: "email-link" });
     const id = await localCheckout("/subscribe", "monthly", "visitor-ps-2");
     await completeLocalCheckout({ id, visitorId: "visitor-ps-2", user: null, email });
-    const first = (await ask(id, "visitor-ps-2")) as Response;
-    expect(first.status).toBe(303);
+    const first = await welcome(id, "visitor-ps-2");
     expect(sessionCookieOf(first)).toBeUndefined();
     // This browser can type the e-mail's code instead.
-    expect(first.headers.getSetCookie().some((cookie) => cookie.startsWith("gc_auth="))).toBe(true);
+    expect(first.cookies.some((cookie) => cookie.startsWith("gc_auth="))).toBe(true);
     expect(await ask(id, "visitor-ps-2")).toMatchObject({ state: "paid", access: "sign-in-by-link", emailStatus: "sent" });
     // The plan went to the account, whose owner got the sign-in e-mail.
     expect(await entitlementsOf(owner.id)).toMatchObject([{ tier: "monthly", status: "active", subscribed: true }]);
@@ -155,7 +157,7 @@ describe("payment success after a test payment", () => {
     expect(await openLocalCheckout(id, "visitor-ps-3", null)).toMatchObject({ fixedEmail: email });
     await completeLocalCheckout({ id, visitorId: "visitor-ps-3", user: null, email: "someone-else@example.com" });
     expect((await db.checkoutSession.findUnique({ where: { id } }))?.email).toBe(email);
-    const first = (await ask(id, "visitor-ps-3", cookie)) as Response;
+    const first = await welcome(id, "visitor-ps-3", cookie);
     expect(sessionCookieOf(first)).toBeUndefined();
     expect(await ask(id, "visitor-ps-3", cookie)).toMatchObject({ state: "paid", access: "signed-in" });
   });
@@ -226,5 +228,31 @@ describe("one purchase per product, and history instead of overwriting", () => {
     ]);
     // Revenue counts the purchase once; a switch is not a purchase.
     expect(await db.analyticsEvent.count({ where: { name: "purchase", visitorId: "visitor-switch" } })).toBe(1);
+  });
+
+  it("the test portal's buttons answer where to go next, with a toast, or why not", async () => {
+    const member = (await completeSignIn({ email: `portal-${Date.now()}@example.com`, proof: "email-link" })).user;
+    const offer = (await getOfferByPath("/subscribe"))!;
+    const started = await startCheckout({ offer, planId: "monthly", user: member, visitorId: "visitor-portal", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    await completeLocalCheckout({ id: started.url.split("/").pop()!, visitorId: "visitor-portal", user: member, email: member.email });
+    const [monthly] = await entitlementsOf(member.id);
+    const back = `/billing/test-portal?entitlement=${monthly.id}`;
+
+    expect(await changeSubscriptionLocally(member.id, monthly.id, { intent: "switch", planId: "lifetime" })).toEqual({
+      refused: true,
+      status: 400,
+      message: "That plan can't be chosen here.",
+    });
+    const cancelled = await changeSubscriptionLocally(member.id, monthly.id, { intent: "cancel" });
+    expect(cancelled).toMatchObject({ go: back, cookies: [expect.stringMatching(/^gc_toast=/)] });
+    expect((await entitlementsOf(member.id))[0]).toMatchObject({ id: monthly.id, cancelAtPeriodEnd: true });
+    expect(await changeSubscriptionLocally(member.id, monthly.id, { intent: "resume" })).toMatchObject({ go: back });
+    expect((await entitlementsOf(member.id))[0]).toMatchObject({ cancelAtPeriodEnd: false });
+
+    // Someone else's subscription: nothing changes, back to the profile.
+    const stranger = (await completeSignIn({ email: `portal-stranger-${Date.now()}@example.com`, proof: "email-link" })).user;
+    expect(await changeSubscriptionLocally(stranger.id, monthly.id, { intent: "cancel" })).toEqual({ go: "/profile", cookies: [] });
+    expect((await entitlementsOf(member.id))[0]).toMatchObject({ cancelAtPeriodEnd: false });
   });
 });

@@ -7,7 +7,7 @@ import { QuestionStep } from "./question-step";
 import { InsightStep, ResultStep } from "./result-step";
 import { SummaryStep } from "./summary-step";
 
-type Renderers = { [T in Step["type"]]: ComponentType<{ view: ViewOf<T>; error?: string }> };
+type Renderers = { [T in Step["type"]]: ComponentType<{ view: ViewOf<T> }> };
 
 /** One renderer per step type; a new funnel needs no new components. */
 const renderers: Renderers = {
@@ -19,8 +19,8 @@ const renderers: Renderers = {
   result: ResultStep,
 };
 
-export function FunnelStep({ view, error }: { view: StepView; error?: string }) {
-  const Renderer = renderers[view.step.type] as ComponentType<{ view: StepView; error?: string }>;
+export function FunnelStep({ view }: { view: StepView }) {
+  const Renderer = renderers[view.step.type] as ComponentType<{ view: StepView }>;
   // A new key per step resets each renderer's local state (choices, timers).
-  return <Renderer key={`${view.funnel.id}/${view.step.id}`} view={view} error={error} />;
+  return <Renderer key={`${view.funnel.id}/${view.step.id}`} view={view} />;
 }

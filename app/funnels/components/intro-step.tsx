@@ -3,7 +3,7 @@ import { ArrowRightIcon, BadgeIcon } from "~/components/ui/icons";
 import type { ViewOf } from "../view";
 import { FormError, StepChrome, useStepFocus } from "./step-chrome";
 
-export function IntroStep({ view, error }: { view: ViewOf<"intro">; error?: string }) {
+export function IntroStep({ view }: { view: ViewOf<"intro"> }) {
   const { step } = view;
   const heading = useStepFocus<HTMLHeadingElement>();
   const busy = useNavigation().state !== "idle";
@@ -44,7 +44,7 @@ export function IntroStep({ view, error }: { view: ViewOf<"intro">; error?: stri
               <ArrowRightIcon />
             </button>
           </Form>
-          <FormError error={error} />
+          <FormError />
         </div>
       </section>
     </StepChrome>

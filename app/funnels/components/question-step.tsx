@@ -14,7 +14,7 @@ type Answers = Record<string, string | string[]>;
  * by themselves) one submit button per option. JavaScript adds the disabled state,
  * the auto-advance delay and exclusive choices; without it the same form posts as is.
  */
-export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?: string }) {
+export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const { step } = view;
   const hydrated = useHydrated();
   const submit = useSubmit();
@@ -28,7 +28,6 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
   const autoAdvance = step.autoAdvanceMs !== undefined;
   const busy = navigation.state !== "idle";
   const ready = canContinue(step, answers);
-  const skipFormId = `${headingId}-skip`;
 
   function choose(question: Question, value: string) {
     const current = answers[question.field];
@@ -86,7 +85,7 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
           </fieldset>
         ))}
 
-        <FormError error={error} />
+        <FormError />
 
         {autoAdvance ? null : (
           <div className="mt-8 flex flex-col items-center gap-3">
@@ -99,7 +98,7 @@ export function QuestionStep({ view, error }: { view: ViewOf<"question">; error?
       </Form>
 
       {step.skipLabel ? (
-        <Form id={skipFormId} method="post" className="mt-3 text-center">
+        <Form method="post" className="mt-3 text-center">
           <input type="hidden" name="intent" value="skip" />
           <button type="submit" className="rounded-full px-4 py-2 text-sm font-semibold text-muted underline underline-offset-4 hover:text-ink" disabled={busy}>
             {step.skipLabel}

@@ -1,6 +1,8 @@
-import { Link } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { Link, useActionData } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { ArrowLeftIcon } from "~/components/ui/icons";
+import { formErrorsOf } from "~/utils/form-errors";
 
 /** The page frame of every step: back link, step label and progress bar. */
 export function StepChrome({
@@ -67,11 +69,13 @@ export function useStepFocus<T extends HTMLElement>() {
   return ref;
 }
 
-export function FormError({ error }: { error?: string }) {
-  if (!error) return null;
+/** Why the step's form was refused: the errors of the funnel action's answer (a Conform reply). */
+export function FormError() {
+  const errors = formErrorsOf(useActionData<SubmissionResult<string[]>>());
+  if (!errors) return null;
   return (
     <p role="alert" className="mt-5 rounded-2xl border border-danger/20 bg-danger/5 px-4 py-3 text-sm font-medium text-danger">
-      {error}
+      {errors.join(" ")}
     </p>
   );
 }
