@@ -38,7 +38,7 @@ test.describe("per-person pages answered from memory", () => {
     test(`${path} is the page a render gives, with its own nonce, private and uncached`, async ({ context, baseURL }) => {
       await signedInMember(context, baseURL!, { subscription: "monthly" });
       // The visitor cookie first (a first visit is always rendered: it sets it).
-      await context.request.get("/privacy");
+      await context.request.get("/");
       const { fresh, stored } = await renderedThenStored(context.request, path);
       const [freshHtml, storedHtml] = [await fresh.text(), await stored.text()];
       expect(nonceOf(storedHtml)).not.toBe(nonceOf(freshHtml));
@@ -55,7 +55,7 @@ test.describe("per-person pages answered from memory", () => {
 
   test("a player page from memory works in the browser, and a finished step shows at once", async ({ context, baseURL, page }, testInfo) => {
     await signedInMember(context, baseURL!, { subscription: "monthly" });
-    await context.request.get("/privacy");
+    await context.request.get("/");
     await renderedThenStored(context.request, "/plan/clear-healthy-skin");
     // The browser gets the page from memory: with JavaScript its scripts run under its nonce.
     const shown = await page.goto("/plan/clear-healthy-skin");
