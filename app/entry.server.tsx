@@ -64,7 +64,7 @@ export default function handleRequest(
   // live countdown: then its data changes every second, and it is kept with the countdown as a
   // slot instead of among the stored renders.
   const record = currentPageRecord();
-  const keep = pageToKeep({ record, request, status: responseStatusCode, context: remixContext, responseHeaders, storable: key !== undefined });
+  const keep = pageToKeep({ record, request, status: responseStatusCode, responseHeaders, storable: key !== undefined });
   const renderStoreKey = record?.countdown ? undefined : key;
   // The same loader data rendered before: its bytes, with this response's nonce (ADR 21).
   const stored = renderStoreKey ? storedRender(renderStoreKey) : undefined;

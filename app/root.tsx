@@ -52,16 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
-/**
- * What a route module may say about its pages in `handle`:
- * - `siteFooter: false`: it draws its own footer;
- * - `storedPage: true`: its page may be kept and answered again before Express and Remix
- *   (app/render/stored-pages.server.ts, ADR 26). Only for a page that depends on nothing but
- *   the URL, the cookies, the signed-in member's own rows (those MemberDataVersion follows),
- *   content, and the clock only where the code reading it notes when the page changes
- *   (pageChangesAt).
- */
-export type RouteHandle = { siteFooter?: boolean; storedPage?: boolean };
+/** A route module may export `handle = { siteFooter: false }` when it draws its own footer. */
+export type RouteHandle = { siteFooter?: boolean };
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

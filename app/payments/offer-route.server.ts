@@ -11,11 +11,15 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
+import { pageMayBeStored } from "~/render/page-record.server";
 import { countdownDuration } from "./catalogue";
 import { CHECKOUT_ERROR } from "./messages";
 import { checkoutFromOffer, offerPage } from "./offer-page.server";
 
 export async function offerRouteLoader({ request, context }: LoaderFunctionArgs, path: string) {
+  // Kept and answered again from memory to this browser while nothing it shows changed; its
+  // countdown is filled in per view (ADR 26).
+  pageMayBeStored();
   // Only a full session sees what it owns; a purchase session sees the page as a visitor does.
   const page = await offerPage({ path, user: await getUser(request), visitorId: context.visitorId, cookieHeader: request.headers.get("Cookie") });
   if (!page) throw notFound(request);

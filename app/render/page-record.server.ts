@@ -29,6 +29,8 @@ export type StoreTicket = {
 
 export type PageRecord = {
   ticket: StoreTicket | null;
+  /** Set by the page's loader (pageMayBeStored): its page depends only on what the ticket and this record follow. */
+  mayBeStored: boolean;
   /** Why the page may not be served again (a write, a cookie); empty: nothing. */
   sideEffects: string[];
   /** The earliest time (ms) the page changes by itself; Infinity: never. */
@@ -42,7 +44,7 @@ export type PageRecord = {
 const records = new AsyncLocalStorage<PageRecord>();
 
 export function newPageRecord(ticket: StoreTicket | null): PageRecord {
-  return { ticket, sideEffects: [], changesAt: Number.POSITIVE_INFINITY, repeats: [], countdown: null };
+  return { ticket, mayBeStored: false, sideEffects: [], changesAt: Number.POSITIVE_INFINITY, repeats: [], countdown: null };
 }
 
 /** Runs `work` (the rest of a request) with `record` noting what it does. */
@@ -58,6 +60,17 @@ export function outsideRecord<T>(work: () => T): T {
 /** The record of the request being answered, if any. */
 export function currentPageRecord(): PageRecord | undefined {
   return records.getStore();
+}
+
+/**
+ * Called by a page's loader (offer pages, /home, the player, /profile): the page may be kept and
+ * answered again from memory. Only for a page that depends on nothing but the URL, the cookies,
+ * the signed-in member's own rows (those MemberDataVersion follows), content, and the clock
+ * where the code reading it notes when the page changes (pageChangesAt).
+ */
+export function pageMayBeStored(): void {
+  const record = records.getStore();
+  if (record) record.mayBeStored = true;
 }
 
 /** Something happened that serving the page again would not do (a database write, a cookie set). */

@@ -7,7 +7,7 @@
  * - Funnel steps (app/funnels/page-cache.server.ts, ADR 4): keyed by their view, shared by
  *   every visitor at the same step with the same relevant answers.
  * - Per-person pages (ADR 26): offer pages, /home, the routine player and /profile, whose
- *   route modules say `handle = { storedPage: true }`. A page is kept under the request that
+ *   loaders call pageMayBeStored (page-record.server.ts). A page is kept under the request that
  *   produced it: its URL, its whole Cookie header (the signed session, visitor, answers,
  *   countdown and time-zone cookies) and the kind of client (a crawler gets the page whole).
  *   It is answered again for the same request while nothing it was rendered from changed:
@@ -26,13 +26,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
-import type { EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { sessionCookie } from "~/auth/session.server";
 import { contentGeneration } from "~/content/content.server";
 import { serveCachedPage } from "~/funnels/page-cache.server";
-import type { RouteHandle } from "~/root";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { now, runWithRequestClock } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
@@ -215,15 +213,11 @@ export function pageToKeep(input: {
   record: PageRecord | undefined;
   request: Request;
   status: number;
-  context: EntryContext;
   responseHeaders: Headers;
   storable: boolean;
 }): { record: PageRecord; ticket: StoreTicket; headers: Record<string, string>; year: number } | null {
-  const { record, context, responseHeaders } = input;
-  if (!record?.ticket || !input.storable || input.request.method !== "GET" || input.status !== 200) return null;
-  const leaf = context.staticHandlerContext.matches.at(-1)?.route.id;
-  const handle = leaf ? (context.routeModules[leaf]?.handle as RouteHandle | undefined) : undefined;
-  if (!handle?.storedPage) return null;
+  const { record, responseHeaders } = input;
+  if (!record?.ticket || !record.mayBeStored || !input.storable || input.request.method !== "GET" || input.status !== 200) return null;
   if (responseHeaders.has("Set-Cookie") || record.sideEffects.length) return null;
   const headers: Record<string, string> = {};
   responseHeaders.forEach((value, name) => {

@@ -3,12 +3,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { offerRouteAction, offerRouteLoader } from "~/payments/offer-route.server";
 import { OfferPage, offerMeta } from "~/payments/components/offer-page";
 import { formPageHeaders } from "~/utils/route-headers";
-import type { RouteHandle } from "~/root";
 
 export const loader = (args: LoaderFunctionArgs) => offerRouteLoader(args, "/cakey-otp");
 export const action = (args: ActionFunctionArgs) => offerRouteAction(args, "/cakey-otp");
 export const meta = offerMeta;
 export const headers = formPageHeaders;
-/** The page is kept and answered again from memory while nothing it shows changed (its countdown filled in per view). */
-export const handle: RouteHandle = { storedPage: true };
 export default OfferPage;

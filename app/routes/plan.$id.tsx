@@ -20,7 +20,7 @@ import { notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
-import type { RouteHandle } from "~/root";
+import { pageMayBeStored } from "~/render/page-record.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {
@@ -29,9 +29,6 @@ export const meta: MetaFunction<typeof loader> = (args) =>
     noindex: true,
   });
 
-/** Kept and answered again from memory while the member's data, the content and their day stay the same. */
-export const handle: RouteHandle = { storedPage: true };
-
 /** A member, or a browser that paid for this routine (a purchase session); others go to /login. */
 async function routineMember(request: Request, planId: string): Promise<SessionUser> {
   const session = await requireAccess(request, "routine", (checkoutSessionId) => purchaseIncludesPlan(checkoutSessionId, planId));
@@ -39,6 +36,8 @@ async function routineMember(request: Request, planId: string): Promise<SessionU
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
+  // Kept and answered again from memory to this browser while the member's data, the content and their day stay the same (ADR 26).
+  pageMayBeStored();
   const planId = params.id ?? "";
   const user = await routineMember(request, planId);
   const cookieHeader = request.headers.get("Cookie");

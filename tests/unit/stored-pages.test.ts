@@ -4,13 +4,13 @@
  * is answered only to the same request while nothing it shows changed: the member's data
  * (database triggers), the content (a publish), the member's day, the visitor's experiment
  * variant, the session. The full path here is the real one minus Remix's rendering: the real
- * load context, the real loaders and route handles, and entry.server's keep rule (pageToKeep,
+ * load context, the real loaders (which opt in), and entry.server's keep rule (pageToKeep,
  * keepPage); the page's HTML is the loader data with the nonce and the countdown placed as
  * the real page places them. tests/e2e/stored-pages.spec.ts checks the real pipeline.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EntryContext } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ResolvedExperiment } from "~/experiments/schema";
 
@@ -34,15 +34,15 @@ const { db } = await import("~/utils/db.server");
 const { grantPlan } = await import("./helpers");
 const home = await import("~/routes/home");
 const profile = await import("~/routes/profile");
-const subscribe = await import("~/routes/subscribe");
-const sales = await import("~/routes/sales");
+const { offerRouteLoader } = await import("~/payments/offer-route.server");
 
-type RouteModule = { loader: (args: never) => Promise<unknown>; handle?: unknown };
-const ROUTES: Record<string, [string, RouteModule]> = {
-  "/home": ["routes/home", home as RouteModule],
-  "/profile": ["routes/profile", profile as RouteModule],
-  "/subscribe": ["routes/subscribe", subscribe as RouteModule],
-  "/sales": ["routes/sales", sales as RouteModule],
+type Loader = (args: never) => Promise<unknown>;
+/** The loaders of the pages these tests open (an offer's is the one every offer address uses). */
+const LOADERS: Record<string, Loader> = {
+  "/home": home.loader as Loader,
+  "/profile": profile.loader as Loader,
+  "/subscribe": ((args: LoaderFunctionArgs) => offerRouteLoader(args, "/subscribe")) as Loader,
+  "/sales": ((args: LoaderFunctionArgs) => offerRouteLoader(args, "/sales")) as Loader,
 };
 
 /** How many times the full path rendered a page (the rest came from memory). */
@@ -63,10 +63,9 @@ async function fullPath(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const url = new URL(req.url ?? "/", "http://localhost");
   const request = new Request(url, { headers: req.headers.cookie ? { Cookie: req.headers.cookie } : {} });
   const context = await getLoadContext(req, res);
-  const [id, module] = ROUTES[url.pathname];
   let result: unknown;
   try {
-    result = await module.loader({ request, params: {}, context } as never);
+    result = await LOADERS[url.pathname]({ request, params: {}, context } as never);
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     res.writeHead(thrown.status, { Location: thrown.headers.get("Location") ?? "" });
@@ -77,8 +76,7 @@ async function fullPath(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const responseHeaders = new Headers(wrapped ? ((result as { init: ResponseInit | null }).init?.headers ?? undefined) : undefined);
   const nonce = context.cspNonce;
   const html = page(loaderData, nonce);
-  const entryContext = { staticHandlerContext: { matches: [{ route: { id } }] }, routeModules: { [id]: module } } as unknown as EntryContext;
-  const keep = pageToKeep({ record: currentPageRecord(), request, status: 200, context: entryContext, responseHeaders, storable: true });
+  const keep = pageToKeep({ record: currentPageRecord(), request, status: 200, responseHeaders, storable: true });
   if (keep) keepPage(keep, { html: Buffer.from(html), nonce });
   for (const [name, value] of Object.entries(documentHeaders(nonce))) responseHeaders.set(name, value);
   const headers: Record<string, string | string[]> = Object.fromEntries(responseHeaders);
