@@ -86,10 +86,11 @@ if (env.testClock && !vite) {
 // Every form and endpoint that changes something is rate-limited (429 page when over).
 app.use((req, res, next) => build.entry.module.limitRequests(req, res, next).catch(next));
 
-// Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request.
-app.use(async (req, _res, next) => {
+// Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request,
+// and lets the Studio that opened it frame the page (its preview pane).
+app.use(async (req, res, next) => {
   const current = vite ? await vite.ssrLoadModule("virtual:remix/server-build") : build;
-  current.entry.module.withContentPreview(req.headers.cookie, next);
+  current.entry.module.withContentPreview(req.headers.cookie, res, next);
 });
 
 // app.use, not app.all("*"): a wildcard route would decode the path and refuse broken %-encoding.

@@ -30,6 +30,23 @@ function thirdPartyLicenses(): Plugin {
   };
 }
 
+/**
+ * Chunks imported lazily (the offer page, in the content route) are loaded by our own code
+ * (app/utils/preloadable.ts) and Remix preloads route modules itself, so modulePreload is off
+ * and Vite's dynamic-import helper (`__vitePreload`, ~0.6 KB gzip in the funnel step's bundle)
+ * has nothing left to preload: it is replaced by a call of the import itself.
+ */
+function plainDynamicImports(): Plugin {
+  return {
+    name: "glow-plain-dynamic-imports",
+    apply: "build",
+    enforce: "pre",
+    load(id) {
+      if (id === "\0vite/preload-helper.js") return { code: "export const __vitePreload = (load) => load();", moduleSideEffects: false };
+    },
+  };
+}
+
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
@@ -39,7 +56,7 @@ declare module "@remix-run/node" {
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   plugins: [
-    ...(isSsrBuild ? [] : [thirdPartyLicenses()]),
+    ...(isSsrBuild ? [] : [thirdPartyLicenses(), plainDynamicImports()]),
     tailwindcss(),
     remix({
       future: {
@@ -54,18 +71,23 @@ export default defineConfig(({ isSsrBuild }) => ({
   ],
   build: {
     sourcemap: false,
+    modulePreload: false,
     // The browser bundle is budgeted (scripts/check-client-build.mjs): terser's extra passes
     // save ~4 KB gzip over esbuild on React + Remix. The server bundle needs no minifying.
     minify: isSsrBuild ? false : "terser",
     rollupOptions: isSsrBuild
-      ? {}
+      ? // The server build stays one file (build/server/index.js): code that finds the client build
+        // beside it (the stylesheet) reads paths relative to it, and lazily imported chunks (the
+        // offer page) only matter in the browser.
+        { output: { inlineDynamicImports: true } }
       : {
           output: {
             // Small helpers shared by the quiz and other pages (form errors, hydration flag,
             // icons, toasts, the site's chrome) travel as one chunk: six tiny files each cost
             // an import and a gzip header, which the quiz's 90 KB budget feels.
             manualChunks(id) {
-              if (/[\\/]app[\\/](utils[\\/](form-errors|use-hydrated)|components[\\/](site-chrome|ui[\\/](icons|toaster)))\.tsx?$/.test(id)) return "site-chrome";
+              if (/[\\/]app[\\/](utils[\\/](form-errors|use-hydrated)|components[\\/](site-chrome|ui[\\/](icons|toaster)))\.tsx?$/.test(id))
+                return "site-chrome";
               return undefined;
             },
           },

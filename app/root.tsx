@@ -98,7 +98,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && (error.status === 404 || error.status === 410)) return <NotFound gone={error.status === 410} />;
   if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
     return <UnexpectedError title="We couldn't do that" message={typeof error.data === "string" ? error.data : error.statusText} />;
   }

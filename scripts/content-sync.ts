@@ -4,12 +4,16 @@
  * written only when they differ from what Sanity holds, with stable ids and list keys, so
  * a second push writes nothing. Pull mirrors the published dataset into the same files,
  * each document in the file, position and field order it had, written in that file's own
- * style, so `git diff` shows exactly what a marketer changed.
+ * style, so `git diff` shows exactly what a marketer changed. Pictures uploaded in the Studio
+ * are copied into public/images/cms/, and videos and captions into public/videos/cms/ (once
+ * each: an uploaded asset never changes), so the pulled files show and play them with no
+ * Sanity at all (app/content/types.ts: ContentImage, uploadedFileCopy).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readEmbeddedDataset, type Document } from "../app/content/embedded-dataset.server";
 import { fromSanityDocument, orderLike, sameDocument, toSanityDocument } from "../app/content/sanity-format";
+import { FILE_ASSET_ID, IMAGE_ASSET_ID, uploadedFileCopy } from "../app/content/types";
 
 /** The part of @sanity/client these scripts use. */
 export type ContentClient = {
@@ -18,7 +22,7 @@ export type ContentClient = {
 };
 
 export type PushReport = { written: string[]; unchanged: string[] };
-export type PullReport = { changedFiles: string[]; removedFiles: string[] };
+export type PullReport = { changedFiles: string[]; removedFiles: string[]; copiedAssets: string[] };
 
 /** Published documents only: drafts are the Studio's business until someone publishes. */
 const PUBLISHED = /* groq */ `*[!(_id in path("drafts.**")) && !(_id in path("_.**"))]`;
@@ -112,7 +116,7 @@ export async function pullContent(client: ContentClient, root: string): Promise<
   const remote = (await client.fetch<Record<string, unknown>[]>(PUBLISHED)).filter((d) => isContent(d as Document)).map(fromSanityDocument);
   remote.sort((a, b) => a._id.localeCompare(b._id));
   const { ndjson, funnels } = readFiles(root);
-  const report: PullReport = { changedFiles: [], removedFiles: [] };
+  const report: PullReport = { changedFiles: [], removedFiles: [], copiedAssets: [] };
 
   // Funnels: one file each; a new funnel gets funnels/<id>.json.
   const remoteFunnels = new Map(remote.filter((d) => d._type === "funnel").map((d) => [d._id, d]));
@@ -163,5 +167,42 @@ export async function pullContent(client: ContentClient, root: string): Promise<
     const text = docs.map((d) => (file.spaced ? spacedJson(d) : JSON.stringify(d))).join("\n");
     writeIfChanged(root, file.file, text ? `${text}\n` : "", report.changedFiles);
   }
+  report.copiedAssets = await copyUploadedAssets(client, remote, root);
   return report;
+}
+
+/** Ids of the uploaded images and files a value uses (`{asset: {_ref: "image-…" | "file-…"}}` anywhere in it). */
+function assetIds(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(assetIds);
+  if (value === null || typeof value !== "object") return [];
+  const record = value as Record<string, unknown>;
+  const ref = (record.asset as { _ref?: unknown } | undefined)?._ref;
+  const own = typeof ref === "string" && (IMAGE_ASSET_ID.test(ref) || FILE_ASSET_ID.test(ref)) ? [ref] : [];
+  return [...own, ...Object.values(record).flatMap(assetIds)];
+}
+
+/** Where the embedded dataset's pages find an uploaded asset's copy (under public/), or null for an id of another shape. */
+function copyPath(id: string): string | null {
+  const [, name, width, height, format] = IMAGE_ASSET_ID.exec(id) ?? [];
+  if (name) return `public/images/cms/${name}-${width}x${height}.${format}`;
+  const file = uploadedFileCopy({ asset: { _ref: id } });
+  return file ? `public${file}` : null;
+}
+
+/** Copies the uploaded images and files the documents use under public/, where the embedded dataset's pages find them. */
+async function copyUploadedAssets(client: ContentClient, docs: Document[], root: string): Promise<string[]> {
+  const ids = [...new Set(docs.flatMap(assetIds))];
+  if (!ids.length) return [];
+  const assets = await client.fetch<{ _id: string; url?: string }[]>(`*[_type in ["sanity.imageAsset", "sanity.fileAsset"] && _id in $ids]{_id, url}`, { ids });
+  const copied: string[] = [];
+  for (const asset of assets) {
+    const file = copyPath(asset._id);
+    if (!file || !asset.url || fs.existsSync(path.join(root, file))) continue;
+    const response = await fetch(asset.url);
+    if (!response.ok) throw new Error(`could not download the upload ${asset._id} (${asset.url}): HTTP ${response.status}`);
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), Buffer.from(await response.arrayBuffer()));
+    copied.push(file);
+  }
+  return copied;
 }

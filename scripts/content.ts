@@ -45,10 +45,13 @@ try {
     for (const id of written) console.log(`wrote ${id}`);
     console.log(`content:push to ${where}: ${written.length} written, ${unchanged.length} unchanged`);
   } else {
-    const { changedFiles, removedFiles } = await pullContent(client, process.cwd());
+    const { changedFiles, removedFiles, copiedAssets } = await pullContent(client, process.cwd());
     for (const file of changedFiles) console.log(`updated ${file}`);
     for (const file of removedFiles) console.log(`removed ${file}`);
-    console.log(`content:pull from ${where}: ${changedFiles.length} files updated, ${removedFiles.length} removed`);
+    for (const file of copiedAssets) console.log(`copied ${file}`);
+    console.log(
+      `content:pull from ${where}: ${changedFiles.length} files updated, ${removedFiles.length} removed${copiedAssets.length ? `, ${copiedAssets.length} uploaded pictures and videos copied` : ""}`,
+    );
   }
 } catch (error) {
   // The API's answer (wrong token, unknown dataset) is the useful part; no stack trace.

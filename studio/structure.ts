@@ -1,13 +1,27 @@
 /**
  * The Studio's left-hand menu, in the words marketers use: Funnels, Offers, Experiments, Routine plans (and
  * their products), Tutorials, Pages (landing, partnerships, members' home, legal pages), Settings.
- * Singletons open straight into their one document.
+ * Singletons open straight into their one document. Documents that are (or change) a page
+ * have a "Preview" tab beside the form: the page itself, with the unpublished changes.
  */
-import { CogIcon, DocumentsIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon, SplitHorizontalIcon } from "@sanity/icons";
-import type { StructureBuilder, StructureResolver } from "sanity/structure";
+import { CogIcon, DocumentsIcon, EyeOpenIcon, PlayIcon, ProjectsIcon, TagIcon, ListIcon, SplitHorizontalIcon } from "@sanity/icons";
+import type { DefaultDocumentNodeResolver, StructureBuilder, StructureResolver } from "sanity/structure";
+import { PreviewPane } from "./preview/preview-pane";
+
+/** Types the app shows as a page of their own (studio/preview/page-path.ts says where). */
+const PAGE_TYPES = new Set(["funnel", "offer", "plan", "tutorialSettings", "homePage", "partnershipsPage", "legalPage", "landingPage", "siteSettings"]);
+
+function views(S: StructureBuilder, type: string) {
+  return PAGE_TYPES.has(type) ? [S.view.form(), S.view.component(PreviewPane).title("Preview").icon(EyeOpenIcon)] : [S.view.form()];
+}
+
+export const defaultDocumentNode: DefaultDocumentNodeResolver = (S, { schemaType }) => S.document().views(views(S, schemaType));
 
 function singleton(S: StructureBuilder, type: string, id: string, title: string) {
-  return S.listItem().title(title).id(id).child(S.document().schemaType(type).documentId(id).title(title));
+  return S.listItem()
+    .title(title)
+    .id(id)
+    .child(S.document().schemaType(type).documentId(id).title(title).views(views(S, type)));
 }
 
 export const structure: StructureResolver = (S) =>

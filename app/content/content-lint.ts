@@ -2,7 +2,9 @@
  * Checks across content documents that one document's schema cannot see, for
  * `npm run funnels:check`: references point at documents of the right type, a routine plan's
  * rules fit the quizzes it names (the funnels' own rule checks, lintPlanRules), one plan is
- * the default, and every plan is sold by an offer. Pure: the script loads the files.
+ * the default, every plan is sold by an offer, and every offer page has an address of its own
+ * (not a quiz's, not another offer's; the app's own pages are refused by the offer schema).
+ * Pure: the script loads the files.
  */
 import { lintPlanRules } from "~/funnels/lint";
 import type { Funnel } from "~/funnels/schema";
@@ -53,8 +55,18 @@ export function lintContent(dataset: readonly ContentDocument[], funnels: Readon
     if (schema(doc, TutorialStep.safeParse(doc))) refsOf(doc.recommended).forEach((ref, i) => expect(doc, `recommended.${i}`, ref, "product"));
   }
   for (const doc of dataset.filter((d) => d._type === "product")) schema(doc, Product.safeParse(doc));
+  // One address, one page: an offer page never shares its path with another offer or a quiz.
+  const funnelRoutes = new Map([...funnels.values()].map((f) => [f.route, f.id]));
+  const offerPaths = new Map<string, string>();
   for (const doc of dataset.filter((d) => d._type === "offer")) {
-    if (schema(doc, Offer.safeParse(doc))) expect(doc, "routinePlan", Offer.parse(doc).routinePlan._ref, "plan");
+    if (!schema(doc, Offer.safeParse(doc))) continue;
+    const offer = Offer.parse(doc);
+    expect(doc, "routinePlan", offer.routinePlan._ref, "plan");
+    const quiz = funnelRoutes.get(offer.path);
+    if (quiz) errors.push(`${where(doc)}: path: "${offer.path}" is the address of the quiz "${quiz}"`);
+    const other = offerPaths.get(offer.path);
+    if (other) errors.push(`${where(doc)}: path: "${offer.path}" is already the address of the offer "${other}"`);
+    else offerPaths.set(offer.path, doc._id);
   }
   return { errors, warnings };
 }

@@ -2,7 +2,7 @@
  * The content the app reads, parsed and cached in memory. Routes call these functions;
  * nothing else runs queries.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { Funnel } from "~/funnels/schema";
 import { resolveFunnel, stripCmsFields } from "~/funnels/resolve";
 import { ResolvedExperiment } from "~/experiments/schema";
@@ -17,6 +17,7 @@ import {
   OFFER_BY_ID,
   OFFER_BY_PATH,
   OFFER_FOR_PLAN,
+  OFFER_PATHS,
   PARTNERSHIPS_PAGE,
   PLAN_BY_ID,
   SITE_SETTINGS,
@@ -24,6 +25,7 @@ import {
   TUTORIAL_STEP,
 } from "./queries";
 import { Offer } from "~/payments/offer-schema";
+import { withImageUrls, type ImageCdn } from "./image-urls.server";
 import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
 import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings } from "./types";
@@ -51,11 +53,14 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 /** `remember`: the value may become a "last good" version (never true for drafts). */
 type Parse<T> = (raw: unknown, remember: boolean) => Parsed<T> | Promise<Parsed<T>>;
 
+/** Uploaded images are served by Sanity's image CDN when content comes from Sanity. */
+const imageCdn: ImageCdn | null = env.sanity ? { baseUrl: env.sanity.cdnUrl, projectId: env.sanity.projectId, dataset: env.sanity.dataset } : null;
+
 function zodParse<T>(schema: z.ZodType<T>): Parse<T> {
   return (raw) => {
     const result = schema.safeParse(raw);
     return result.success
-      ? { ok: true, value: result.data }
+      ? { ok: true, value: withImageUrls(result.data, imageCdn) }
       : { ok: false, problems: result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`) };
   };
 }
@@ -227,6 +232,23 @@ export function getOfferByPath(path: string): Promise<Offer | null> {
 
 export function getOfferById(offerId: string): Promise<Offer | null> {
   return load(OFFER_BY_ID, { offerId }, zodParse(Offer));
+}
+
+/** A content page: an offer page or a quiz, at its own address. */
+export type ContentPage = { path: string; kind: "offer" | "funnel" };
+
+const OfferPaths = z.array(z.unknown()).transform((paths) => paths.filter((p): p is string => typeof p === "string" && /^\/[a-z0-9-]+$/.test(p)));
+
+/** Every content page live now: the quizzes the app runs and every offer page's address. */
+export async function getContentPages(): Promise<ContentPage[]> {
+  const [funnels, offerPaths] = await Promise.all([getFunnels(), load(OFFER_PATHS, {}, zodParse(OfferPaths))]);
+  return [...[...funnels.keys()].map((path) => ({ path, kind: "funnel" as const })), ...(offerPaths ?? []).map((path) => ({ path, kind: "offer" as const }))];
+}
+
+/** What lives at a content address ("/glow-offer"): a quiz, an offer page, or nothing. A quiz wins (funnels:check refuses both at one address). */
+export async function contentPageAt(path: string): Promise<ContentPage["kind"] | null> {
+  if (await getFunnelByRoute(path)) return "funnel";
+  return (await getOfferByPath(path)) ? "offer" : null;
 }
 
 /** The offer page that sells a routine plan, or null. */

@@ -58,6 +58,9 @@ export const HOME_PAGE = /* groq */ `*[_id == "page-home"][0]`;
 /** The offer page living at a path ("/subscribe"). */
 export const OFFER_BY_PATH = /* groq */ `*[_type == "offer" && path == $path][0]`;
 
+/** The address of every offer page (quizzes' come with the funnels). */
+export const OFFER_PATHS = /* groq */ `*[_type == "offer" && defined(path)].path`;
+
 /** An offer by its stable id (checkouts and webhooks name offers by id). */
 export const OFFER_BY_ID = /* groq */ `*[_type == "offer" && offerId == $offerId][0]`;
 

@@ -56,9 +56,24 @@ function withKeys(value: unknown, listName: string | null): unknown {
     for (const [key, inner] of Object.entries(value)) out[key] = withKeys(inner, key);
     // A reference is an object with _ref; Sanity wants it typed.
     if (typeof out._ref === "string" && !out._type) return { _type: "reference", ...out };
+    // An uploaded picture (the Studio's contentImage), its crop and its hotspot, typed as the Studio stores them.
+    if (isUploadedImage(out)) {
+      const typed = (value: unknown, type: string) => (isObject(value) && !value._type ? { _type: type, ...value } : value);
+      return {
+        ...(out._type ? {} : { _type: "contentImage" }),
+        ...out,
+        ...(out.crop ? { crop: typed(out.crop, "sanity.imageCrop") } : {}),
+        ...(out.hotspot ? { hotspot: typed(out.hotspot, "sanity.imageHotspot") } : {}),
+      };
+    }
     return out;
   }
   return value;
+}
+
+function isUploadedImage(value: Record<string, unknown>): boolean {
+  const asset = value.asset;
+  return isObject(asset) && typeof asset._ref === "string" && asset._ref.startsWith("image-");
 }
 
 /** The list-item type the Studio needs where one list holds several kinds of items. */

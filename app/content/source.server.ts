@@ -52,5 +52,11 @@ export const embeddedContent: ContentSource = embeddedSource(() =>
 /** Published content: Sanity when configured, else the embedded dataset. */
 export const contentSource: ContentSource = env.sanity ? sanitySource(sanityClient(false)) : embeddedContent;
 
-/** Drafts over published content, for preview; null when drafts cannot be read (no Sanity, no token). */
-export const draftSource: ContentSource | null = env.sanity?.token ? sanitySource(sanityClient(true)) : null;
+/**
+ * The client that reads drafts and the Studio's preview secrets (with the server-only token);
+ * null when drafts cannot be read (no Sanity, no token).
+ */
+export const previewClient: SanityClient | null = env.sanity?.token ? sanityClient(true) : null;
+
+/** Drafts over published content, for preview. */
+export const draftSource: ContentSource | null = previewClient ? sanitySource(previewClient) : null;

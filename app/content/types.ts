@@ -68,14 +68,83 @@ export const LandingPage = z.object({
 });
 export type LandingPage = z.infer<typeof LandingPage>;
 
-/** An illustration served by the app from public/images/ (never an external URL). */
-export const ContentImage = z.object({
-  src: z.string().regex(/^\/images\/[a-z0-9/-]+\.(svg|webp|png|jpg)$/, "must be a file under /images/"),
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
-  alt: z.string().trim(),
-});
-export type ContentImage = z.infer<typeof ContentImage>;
+/** A file the app serves from public/images/ (never an external URL). */
+const LOCAL_IMAGE = /^\/images\/[a-z0-9/-]+\.(svg|webp|png|jpg)$/;
+/** An image uploaded to Sanity, as its asset id says: image-<id>-<width>x<height>-<format>. */
+export const IMAGE_ASSET_ID = /^image-([A-Za-z0-9]+)-(\d+)x(\d+)-([a-z]+)$/;
+
+const share = z.number().min(0).max(1);
+/** The Studio's crop: how much is cut from each side, as shares of the uploaded image. */
+const ImageCrop = z.object({ top: share, bottom: share, left: share, right: share });
+/** The Studio's hotspot: the part that must stay in view (its centre and size, as shares). */
+const ImageHotspot = z.object({ x: share, y: share, width: share, height: share });
+export type ImageCrop = z.infer<typeof ImageCrop>;
+
+/**
+ * A picture as pages show it, whichever way it was given:
+ * - uploaded in the Studio (`asset`, with the editor's crop and hotspot): `src`/`srcSet` are
+ *   Sanity's image CDN once app/content/image-urls.server.ts has filled them in, and its copy in
+ *   public/images/cms/ (written by content:pull) when the app reads the embedded dataset;
+ * - or a file under public/images/ (`src`, with its `width` and `height`).
+ * `width`/`height` are the picture's own (after the crop), so the page keeps its place
+ * before it loads. `position` keeps the hotspot in view where a slot crops the picture.
+ */
+export type ContentImage = {
+  src: string;
+  srcSet: string | null;
+  width: number;
+  height: number;
+  alt: string;
+  position: string | null;
+  /** The uploaded image (its asset id and crop), or null for a file of the app's. */
+  asset: { id: string; crop: ImageCrop | null } | null;
+};
+
+/** Where the editor's crop leaves an uploaded image: its size in pixels and the hotspot within it. */
+function uploadedImage(id: string, crop: ImageCrop | null, hotspot: z.infer<typeof ImageHotspot> | null, alt: string): ContentImage {
+  const [, name, w, h, format] = IMAGE_ASSET_ID.exec(id)!;
+  const cut = crop ?? { top: 0, bottom: 0, left: 0, right: 0 };
+  const keptWidth = Math.max(1e-6, 1 - cut.left - cut.right);
+  const keptHeight = Math.max(1e-6, 1 - cut.top - cut.bottom);
+  const percent = (share: number) => `${Math.round(Math.min(1, Math.max(0, share)) * 1000) / 10}%`;
+  return {
+    src: `/images/cms/${name}-${w}x${h}.${format}`,
+    srcSet: null,
+    width: Math.max(1, Math.round(Number(w) * keptWidth)),
+    height: Math.max(1, Math.round(Number(h) * keptHeight)),
+    alt,
+    position: hotspot ? `${percent((hotspot.x - cut.left) / keptWidth)} ${percent((hotspot.y - cut.top) / keptHeight)}` : null,
+    asset: { id, crop },
+  };
+}
+
+/**
+ * A picture in a content document: an image uploaded in the Studio (`asset`, `crop`,
+ * `hotspot`) or a file the app serves from public/images/ (`src`, `width`, `height`).
+ * Either way it needs its description (`alt`) for people who cannot see it.
+ */
+export const ContentImage = z
+  .object({
+    asset: z.object({ _ref: z.string().regex(IMAGE_ASSET_ID, "must be an uploaded image") }).nullish(),
+    crop: ImageCrop.nullish(),
+    hotspot: ImageHotspot.nullish(),
+    src: z.string().regex(LOCAL_IMAGE, "must be a file under /images/").nullish(),
+    width: z.number().int().positive().nullish(),
+    height: z.number().int().positive().nullish(),
+    alt: z.string({ error: "describe the picture for people who cannot see it" }).trim().min(1, "describe the picture for people who cannot see it"),
+  })
+  .superRefine((image, ctx) => {
+    if (image.asset) return;
+    if (!image.src) ctx.addIssue({ code: "custom", path: ["asset"], message: "upload a picture" });
+    else
+      for (const side of ["width", "height"] as const)
+        if (!image[side]) ctx.addIssue({ code: "custom", path: [side], message: `give the file's ${side} in pixels` });
+  })
+  .transform((image): ContentImage =>
+    image.asset
+      ? uploadedImage(image.asset._ref, image.crop ?? null, image.hotspot ?? null, image.alt)
+      : { src: image.src!, srcSet: null, width: image.width!, height: image.height!, alt: image.alt, position: null, asset: null },
+  );
 
 /** A reference to another content document, as Sanity stores it. */
 export const Reference = z.object({ _ref: text, _type: z.literal("reference").optional() });
@@ -121,19 +190,37 @@ export type Product = z.infer<typeof Product>;
 const videoPath = (ext: string) =>
   z.string().regex(new RegExp(`^/videos/[a-z0-9/-]+\\.(${ext})$`), `must be a file under /videos/ (.${ext.replaceAll("|", ", .")})`);
 
+/** A file uploaded to Sanity, as its asset id says: file-<id>-<extension>. */
+export const FILE_ASSET_ID = /^file-([A-Za-z0-9]+)-([a-z0-9]+)$/;
+
+/** An uploaded file of one of these extensions, as the Studio's file field stores it. */
+const uploadedFile = (ext: string, message: string) =>
+  z.object({ asset: z.object({ _ref: z.string().regex(new RegExp(`^file-[A-Za-z0-9]+-(${ext})$`), message) }) });
+
+/**
+ * Where the embedded dataset finds an uploaded file: its copy under public/videos/cms/, which
+ * content:pull writes (the query's `fileUrl`, Sanity's CDN, is only there when reading Sanity).
+ */
+export function uploadedFileCopy(file: { asset: { _ref: string } } | null | undefined): string | null {
+  const [, name, extension] = (file && FILE_ASSET_ID.exec(file.asset._ref)) || [];
+  return name ? `/videos/cms/${name}.${extension}` : null;
+}
+
 /**
  * A tutorial video: an uploaded file (Sanity stores `file`; the queries add its address as
- * `fileUrl`) or a file the app serves from public/videos/ (`url`). Captions likewise. Steps
- * without a video show their illustration only, never a play button.
+ * `fileUrl`) or a file the app serves from public/videos/ (`url`). Captions likewise. Its
+ * still picture (`poster`) is required: shown until it plays, and its width and height keep
+ * the video's place on the page. Steps without a video show their illustration only, never a
+ * play button.
  */
 export const RoutineVideo = z
   .object({
     title: text,
-    file: z.object({ asset: Reference }).nullish(),
+    file: uploadedFile("mp4|webm", "upload an MP4 or WebM video").nullish(),
     fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
     url: videoPath("mp4|webm").nullish(),
-    /** The still shown before it plays; the step's illustration when empty. */
-    poster: ContentImage.nullish(),
+    /** The still shown before it plays, in the video's proportions. */
+    poster: ContentImage,
     /** "2:40". */
     duration: z
       .string()
@@ -141,7 +228,7 @@ export const RoutineVideo = z
       .nullish(),
     captions: z
       .object({
-        file: z.object({ asset: Reference }).nullish(),
+        file: uploadedFile("vtt", "upload a .vtt captions file").nullish(),
         fileUrl: z.url({ protocol: /^https?$/ }).nullish(),
         url: videoPath("vtt").nullish(),
         label: text.default("English"),

@@ -9,6 +9,7 @@ import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { readBodyText } from "~/utils/form.server";
 import { publishContentChange } from "./content-version.server";
+import { notePublishedPagesInBackground } from "./published-pages.server";
 import { logger } from "~/utils/logger.server";
 
 /** Sanity sends the document's projection; a large body is not a Sanity webhook. */
@@ -42,5 +43,7 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   // Every instance clears its caches when it sees the new version (within a second).
   const version = await publishContentChange(now());
   logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: content version ${version}, caches cleared`);
+  // A page published now is noted at once, so taking it down later answers 410 even if nobody opened it.
+  notePublishedPagesInBackground();
   return json(200, { ok: true });
 }

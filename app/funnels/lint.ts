@@ -7,6 +7,7 @@
  * Every problem is one line, `file: step id: what is wrong`, with `(funnel)` in place of
  * the step id when no single step is at fault.
  */
+import { reservedPathProblem } from "../content/reserved-paths";
 import { resolveFunnel } from "./resolve";
 import type { Condition, Funnel, InsightRules, Step } from "./schema";
 
@@ -42,8 +43,9 @@ export function lintFunnels({ files, dataset, appRoutes, pendingRoutes = {} }: L
     else schema.push(...schemaProblems(file, doc, result.problems, mistyped[i]));
   });
 
-  // A link to any funnel page is a link to a page that exists.
-  const routes = [...appRoutes, ...files.flatMap(({ doc }) => funnelPaths(doc))];
+  // A link to any funnel page or offer page is a link to a page that exists.
+  const offerPaths = dataset.flatMap((d) => (d._type === "offer" && typeof d.path === "string" ? [d.path] : []));
+  const routes = [...appRoutes, ...files.flatMap(({ doc }) => funnelPaths(doc)), ...offerPaths];
   const pending = new Map(Object.entries(pendingRoutes));
   const problems = [
     ...schema,
@@ -163,7 +165,8 @@ function duplicateProblems(files: FunnelFile[], appRoutes: string[]): Problem[] 
     }
     const route = property(doc, "route");
     // Remix prefers an app page's static path to the generic funnel route, so the funnel would never show.
-    if (typeof route === "string" && appRoutes.some((pattern) => matchesRoute(pattern, route))) {
+    // (The schema already refuses the reserved addresses; this catches a page added since.)
+    if (typeof route === "string" && !reservedPathProblem(route) && appRoutes.some((pattern) => matchesRoute(pattern, route))) {
       problems.push({ file, step: FUNNEL, message: `route "${route}" is already a page of the app` });
     }
     return problems;

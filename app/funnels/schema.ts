@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { sameOriginPath } from "../auth/redirect";
+import { reservedPathProblem } from "../content/reserved-paths";
 
 /** Option values and step ids end up in URLs, cookies and analytics: keep them boring. */
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lower-case letters, digits and single dashes");
@@ -239,7 +240,13 @@ export const FunnelDocument = z
     /** Internal title for editors. */
     title: text,
     /** The URL the funnel lives under: /quiz, /quiz/1, ... */
-    route: z.string().regex(/^\/[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be one path segment such as /quiz"),
+    route: z
+      .string()
+      .regex(/^\/[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be one path segment such as /quiz")
+      .superRefine((route, ctx) => {
+        const problem = reservedPathProblem(route);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     /** Page title shown in the browser tab. */
     pageTitle: text,
     steps: z.array(

@@ -5,7 +5,7 @@
  * tests all use the same function.
  */
 import { firstMatch, type Answers } from "~/funnels/engine";
-import type { ContentImage, PlanStep, Product, ResolvedPlan, RoutineVideo } from "~/content/types";
+import { uploadedFileCopy, type ContentImage, type PlanStep, type Product, type ResolvedPlan, type RoutineVideo } from "~/content/types";
 
 /** One funnel's answers and when its result was worked out (ISO time). */
 export type AnswerSet = { funnel: string; answers: Record<string, string | string[]>; at: string };
@@ -27,15 +27,19 @@ export type VideoView = {
   captions: { src: string; label: string; srclang: string } | null;
 };
 
-/** The video to play, or null: a slot without a video shows its picture only. */
-export function videoView(video: RoutineVideo | null | undefined, still: ContentImage): VideoView | null {
-  const src = video?.fileUrl ?? video?.url;
-  if (!video || !src) return null;
-  const captionsSrc = video.captions ? (video.captions.fileUrl ?? video.captions.url) : null;
+/**
+ * The video to play, or null: a slot without a video shows its picture only. An uploaded file
+ * plays from Sanity's CDN, or from its copy under /videos/cms/ when the app reads the embedded dataset.
+ */
+export function videoView(video: RoutineVideo | null | undefined): VideoView | null {
+  if (!video) return null;
+  const src = video.fileUrl ?? uploadedFileCopy(video.file) ?? video.url;
+  if (!src) return null;
+  const captionsSrc = video.captions ? (video.captions.fileUrl ?? uploadedFileCopy(video.captions.file) ?? video.captions.url) : null;
   return {
     title: video.title,
     src,
-    poster: video.poster ?? still,
+    poster: video.poster,
     duration: video.duration ?? null,
     captions: video.captions && captionsSrc ? { src: captionsSrc, label: video.captions.label, srclang: video.captions.srclang } : null,
   };
@@ -59,7 +63,7 @@ export function personalStep(step: PlanStep, answers: Answers): PersonalStep {
     image: step.image,
     tips: variant?.tips ?? step.tips,
     note: variant?.note ?? null,
-    video: videoView(step.video, step.image),
+    video: videoView(step.video),
   };
 }
 

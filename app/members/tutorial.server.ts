@@ -41,7 +41,7 @@ export async function tutorialStepView(request: Request) {
       number,
       title: step.title,
       image: step.image,
-      video: videoView(step.video, step.image),
+      video: videoView(step.video),
       explanation: step.explanation,
       keyMessage: step.keyMessage,
       tips: step.tips,

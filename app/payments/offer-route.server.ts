@@ -1,6 +1,6 @@
 /**
- * The loader and action of every offer route module (routes/subscribe.tsx, routes/sales.tsx,
- * ...), which differ only in the offer's path: the HTTP around offer-page.server.ts. Who is
+ * The loader and action of every offer page, whatever its address (the content route,
+ * routes/$funnel.($step).tsx, calls them with the path): the HTTP around offer-page.server.ts. Who is
  * asking (the session), the plan button's form, and the status codes, cookies and redirects
  * are decided here; what the page shows and what a plan button does are the domain's values.
  */

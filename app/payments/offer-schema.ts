@@ -10,7 +10,8 @@
  *   {time}         the countdown ("9:59")              — in countdown texts
  */
 import { z } from "zod";
-import { Reference } from "../content/types";
+import { reservedPathProblem } from "../content/reserved-paths";
+import { ContentImage, Reference } from "../content/types";
 
 const text = z.string().trim().min(1);
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and dashes");
@@ -57,6 +58,8 @@ export const OfferSection = z.discriminatedUnion("_type", [
     /** Small proof line under the hero ("10,000+ plans created"). */
     proof: z.array(text).default([]),
     cta: z.object({ label: text, href: anchor }).optional(),
+    /** A picture under the headline (uploaded in the Studio, or a file under /images/). */
+    image: ContentImage.optional(),
   }),
   z.object({ _type: z.literal("plans"), title: text.optional(), subtitle: text.optional(), planIds: z.array(id).min(1) }),
   z.object({
@@ -109,8 +112,14 @@ export const Offer = z
     _type: z.literal("offer"),
     /** Stable id used in checkouts, metadata and subscription records. */
     offerId: id,
-    /** Where the page lives ("/subscribe"). */
-    path: z.string().regex(/^\/[a-z0-9-]+$/, "must be a one-segment path such as /subscribe"),
+    /** Where the page lives ("/subscribe"): one path segment, never one of the app's own pages. */
+    path: z
+      .string()
+      .regex(/^\/[a-z0-9-]+$/, "must be a one-segment path such as /subscribe")
+      .superRefine((path, ctx) => {
+        const problem = reservedPathProblem(path);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     pageTitle: text,
     description: text,
     /** Funnels whose results lead here: their answers go with the checkout. */

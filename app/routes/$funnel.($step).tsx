@@ -1,9 +1,15 @@
 /**
- * Every funnel step: /quiz, /quiz/3, /makeup/result, ... The funnel is found by the
- * first path segment; the step renderer is chosen by the step's type.
+ * Every page content puts at an address of its own, chosen in the Studio: each funnel step
+ * (/quiz, /quiz/3, /makeup/result, ...: the funnel is found by the first path segment, the
+ * step renderer by the step's type) and each offer page (/subscribe, /glow-offer, ...). A
+ * new quiz or offer page is live once published, with no code. An address without a page
+ * answers 404, or 410 when a published page lived there (app/content/published-pages.server.ts).
+ * The offer page's code is a chunk of its own, loaded only for offer pages, so quiz steps
+ * (where paid traffic lands) carry none of it.
  */
+import { Suspense } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
@@ -14,24 +20,50 @@ import { funnelForViewer } from "~/experiments/experiments.server";
 import { answerFunnelStep, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
 import { markReusable } from "~/funnels/page-cache.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
-import { notFound } from "~/utils/http.server";
+import { contentPageAt } from "~/content/content.server";
+import { addressHistory, notePublishedPagesInBackground } from "~/content/published-pages.server";
+import type { OfferPageView } from "~/payments/offer-page.server";
+import { offerRouteAction, offerRouteLoader } from "~/payments/offer-route.server";
+import { gone, notFound } from "~/utils/http.server";
+import { preloadable } from "~/utils/preloadable";
+import { formPageHeaders } from "~/utils/route-headers";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
+
+const offerPageModule = preloadable(() => import("~/payments/components/offer-page"));
+
+/** An offer page's loader data, told apart from a funnel step's view. */
+function isOfferPage(page: object): page is OfferPageView {
+  return "offer" in page && "onSale" in page;
+}
+
+/** Nothing lives at this address: 410 when a published page did, else 404. */
+async function noPage(request: Request, address: string): Promise<Response> {
+  return (await addressHistory(address)) === "gone" ? gone(request) : notFound(request);
+}
 
 function cookieHeaders(setCookie?: string): HeadersInit {
   return setCookie ? { "Set-Cookie": setCookie } : {};
 }
 
 /** The funnel as this visitor runs it: their variants of the experiments running on it. */
-function funnelVersion(request: Request, params: LoaderFunctionArgs["params"], visitorId: string) {
-  return funnelForViewer(`/${params.funnel}`, visitorId, async () => (await getUser(request))?.id);
+function funnelVersion(request: Request, address: string, visitorId: string) {
+  return funnelForViewer(address, visitorId, async () => (await getUser(request))?.id);
 }
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const version = await funnelVersion(request, params, context.visitorId);
-  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step, version });
-  if (outcome.kind === "not-found") throw notFound(request);
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, params, context } = args;
+  const address = `/${params.funnel}`;
+  notePublishedPagesInBackground();
+  if (!params.step && (await contentPageAt(address)) === "offer") {
+    // Loaded before rendering, so the server renders the whole offer page.
+    await offerPageModule.load();
+    return offerRouteLoader(args, address);
+  }
+  const version = await funnelVersion(request, address, context.visitorId);
+  const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
+  if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
@@ -49,10 +81,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return data(view, { headers: cookieHeaders(outcome.setCookie) });
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const version = await funnelVersion(request, params, context.visitorId);
-  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: `/${params.funnel}`, stepParam: params.step, version });
-  if (!at) throw notFound(request);
+/** On a client-side navigation to an offer page, its code is loaded before the page changes. */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const page = await serverLoader<typeof loader>();
+  if (isOfferPage(page)) await offerPageModule.load();
+  return page;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const { request, params, context } = args;
+  const address = `/${params.funnel}`;
+  if (!params.step && (await contentPageAt(address)) === "offer") return offerRouteAction(args, address);
+  const version = await funnelVersion(request, address, context.visitorId);
+  const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
+  if (!at) throw await noPage(request, address);
   if (isGo(at)) return goTo(at);
   const { submission, status } = await parseForm(request, at.form);
   if (submission.status !== "success") return data(submission.reply(), { status });
@@ -65,11 +107,28 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = (args) => {
   const data = args.data;
   if (!data) return seo(args, { title: "Glow Coach", description: "Personal skincare and makeup coaching." });
+  if (isOfferPage(data)) return seo(args, { title: `${data.offer.pageTitle} · Glow Coach`, description: data.offer.description });
   const heading = "headline" in data.step ? data.step.headline : "title" in data.step ? data.step.title : undefined;
   return seo(args, { title: `${data.funnel.pageTitle} · Glow Coach`, description: heading ?? data.funnel.pageTitle });
 };
 
-export default function FunnelStepRoute() {
-  const view = useLoaderData<typeof loader>();
-  return <FunnelStep view={view} />;
+/** Offer pages answer a refused plan button with Retry-After (a 429), which Remix passes on only when asked. */
+export const headers = formPageHeaders;
+
+/** The offer page, once its chunk is loaded (while hydrating, React keeps the server's HTML until then). */
+function OfferPageSlot() {
+  const module = offerPageModule.get();
+  if (!module) throw offerPageModule.load();
+  return <module.OfferPage />;
+}
+
+export default function ContentPageRoute() {
+  const page = useLoaderData<typeof loader>();
+  if (isOfferPage(page))
+    return (
+      <Suspense fallback={null}>
+        <OfferPageSlot />
+      </Suspense>
+    );
+  return <FunnelStep view={page} />;
 }

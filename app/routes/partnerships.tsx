@@ -10,6 +10,7 @@ import { ArrowRightIcon, CheckIcon, SparkleIcon } from "~/components/ui/icons";
 import { getPartnershipsPage, getSiteSettings } from "~/content/content.server";
 import type { RouteHandle } from "~/root";
 import { seo } from "~/utils/seo";
+import { ContentImage } from "~/components/content-image";
 
 export const handle: RouteHandle = { siteFooter: false };
 
@@ -206,7 +207,8 @@ export default function Partnerships() {
           <ul className="mt-8 grid grid-cols-2 items-center justify-items-center gap-6 sm:grid-cols-4">
             {page.brands.logos.map((logo) => (
               <li key={logo.src}>
-                <img src={logo.src} width={logo.width} height={logo.height} alt={logo.alt} className="h-12 w-auto" />
+                {/* 3rem tall: as wide as its shape makes it. */}
+                <ContentImage image={logo} sizes={`${Math.ceil((48 * logo.width) / logo.height)}px`} className="h-12 w-auto" />
               </li>
             ))}
           </ul>

@@ -118,7 +118,7 @@ export default function PlanPlayer() {
         ) : null}
 
         <figure className={`card mt-5 overflow-hidden ${step.video ? "" : "relative"}`}>
-          <VideoOrPicture video={step.video} image={step.image} className="aspect-[8/5] h-auto w-full" />
+          <VideoOrPicture video={step.video} image={step.image} sizes="(min-width: 42rem) 40rem, 100vw" className="aspect-[8/5] h-auto w-full" />
           <figcaption
             className={
               step.video ? "p-4 sm:p-5" : "m-3 rounded-2xl bg-white/95 p-4 sm:absolute sm:inset-x-4 sm:bottom-4 sm:m-0 sm:shadow-soft sm:backdrop-blur"

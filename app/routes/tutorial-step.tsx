@@ -63,7 +63,7 @@ export default function TutorialStepPage() {
           <h1 className="mt-1 text-3xl font-semibold sm:text-4xl">{step.title}</h1>
 
           <figure className="card mt-5 overflow-hidden">
-            <VideoOrPicture video={step.video} image={step.image} className="aspect-[8/5] h-auto w-full" />
+            <VideoOrPicture video={step.video} image={step.image} sizes="(min-width: 48rem) 46rem, 100vw" className="aspect-[8/5] h-auto w-full" />
             {step.video ? (
               <figcaption className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
                 <span className="font-semibold">{step.video.title}</span>

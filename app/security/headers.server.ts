@@ -4,6 +4,7 @@
  * (Remix's hydration data, the time-zone snippet) and nothing injected.
  */
 import crypto from "node:crypto";
+import { previewFramedBy } from "~/content/preview.server";
 import { env } from "~/utils/env.server";
 
 /**
@@ -40,15 +41,15 @@ function formTargets(): string[] {
 }
 
 /**
- * Where videos and captions may load from: our own /videos/, and files uploaded to Sanity
- * (its asset CDN) when content comes from Sanity. Tests point Sanity at a local fake that
- * also serves the files.
+ * Where images, videos and captions may load from: our own files, and files uploaded to
+ * Sanity (its asset CDN) when content comes from Sanity. Tests point Sanity and its CDN at a
+ * local fake that also serves the files.
  */
-function mediaSources(): string[] {
-  const sources = ["'self'"];
-  if (env.sanity) sources.push("https://cdn.sanity.io");
-  if (env.sanity?.apiHost) sources.push(origin(env.sanity.apiHost));
-  return sources;
+function cmsFileSources(): string[] {
+  if (!env.sanity) return [];
+  const sources = new Set(["https://cdn.sanity.io", origin(env.sanity.cdnUrl)]);
+  if (env.sanity.apiHost) sources.add(origin(env.sanity.apiHost));
+  return [...sources];
 }
 
 /** Hosts Meta's pixel loads from and reports to, allowed only when META_PIXEL_ID is set. */
@@ -66,15 +67,16 @@ export function contentSecurityPolicy(nonce: string): string {
     "script-src": ["'self'", `'nonce-${nonce}'`, ...extra("script")],
     // React's style attributes (progress bars, illustrations) are inline styles.
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", ...extra("img")],
+    "img-src": ["'self'", "data:", ...cmsFileSources(), ...extra("img")],
     "font-src": ["'self'"],
-    "media-src": mediaSources(),
+    "media-src": ["'self'", ...cmsFileSources()],
     "connect-src": ["'self'", ...extra("connect")],
     "frame-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": formTargets(),
-    "frame-ancestors": ["'none'"],
+    // Only the Studio's preview pane may show a page in a frame, and only pages it previews.
+    "frame-ancestors": previewFramedBy() ? ["'self'", previewFramedBy()!] : ["'none'"],
   };
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(" ")}`)

@@ -57,10 +57,10 @@ const EnvSchema = z.object({
   /** Only for tests and self-hosted proxies: where the Sanity API lives. */
   SANITY_API_HOST: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
   SANITY_USE_CDN: flag.default(true),
+  /** Sanity's asset CDN, where uploaded images are served from (tests point it at a local fake). */
+  SANITY_CDN_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).default("https://cdn.sanity.io")),
   /** The secret of the Sanity webhook that calls POST /webhooks/sanity when content is published. */
   SANITY_WEBHOOK_SECRET: optionalText,
-  /** The secret in the Studio's preview link (/preview?secret=…); preview also needs SANITY_API_TOKEN to read drafts. */
-  SANITY_PREVIEW_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
   /** Log lines at this level and above. */
   LOG_LEVEL: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   /** "json": one JSON object a line, for log collectors; "pretty": for people. Default: pretty locally, json in production. */
@@ -130,8 +130,9 @@ export type Env = {
     token?: string;
     apiHost?: string;
     useCdn: boolean;
+    /** Sanity's asset CDN origin ("https://cdn.sanity.io"). */
+    cdnUrl: string;
     webhookSecret?: string;
-    previewSecret?: string;
   } | null;
   log: { level: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"; format: "json" | "pretty"; requests: boolean };
   requestLimitPerMinute: number;
@@ -244,7 +245,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
   const problems: string[] = [];
   if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
-  if (e.SANITY_PREVIEW_SECRET && !e.SANITY_API_TOKEN) problems.push("SANITY_API_TOKEN: required when SANITY_PREVIEW_SECRET is set (drafts are read with it)");
   if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
   if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) problems.push("STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set");
   problems.push(...(isProduction ? openInProduction(e) : openInLocalMode(e)));
@@ -268,8 +268,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           token: e.SANITY_API_TOKEN,
           apiHost: e.SANITY_API_HOST,
           useCdn: e.SANITY_USE_CDN,
+          cdnUrl: e.SANITY_CDN_URL.replace(/\/$/, ""),
           webhookSecret: e.SANITY_WEBHOOK_SECRET,
-          previewSecret: e.SANITY_PREVIEW_SECRET,
         }
       : null,
     log: {

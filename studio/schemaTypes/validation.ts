@@ -82,3 +82,22 @@ export function matchesAppSchema(schema: Parser, explain?: Explain): CustomValid
     return toMarkers(doc, worded);
   };
 }
+
+/** API version the Studio's own validation queries use. */
+const API_VERSION = "2025-02-19";
+
+/**
+ * An offer page's or quiz's address must be its own: no other published offer page or quiz
+ * lives there. (The app's own pages are refused by the app's schema, on the same field.)
+ */
+export const addressIsFree: CustomValidator<string | undefined> = async (path, context) => {
+  if (!path || !context.document) return true;
+  const id = String(context.document._id ?? "").replace(/^drafts\./, "");
+  const taken: { _type: string; name: string } | null = await context
+    .getClient({ apiVersion: API_VERSION })
+    .fetch(
+      `*[((_type == "offer" && path == $path) || (_type == "funnel" && route == $path)) && !(_id in [$id, $draft]) && !(_id in path("drafts.**"))][0]{_type, "name": coalesce(pageTitle, title, _id)}`,
+      { path, id, draft: `drafts.${id}` },
+    );
+  return taken ? `"${path}" is already the address of the ${taken._type === "offer" ? "offer page" : "quiz"} "${taken.name}"` : true;
+};

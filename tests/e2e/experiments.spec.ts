@@ -334,6 +334,13 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
     await expect(page.getByRole("heading", { level: 2, name: EXPERIMENT.name })).toBeVisible();
     await expect(pricePanel().getByTestId("experiment-status")).toHaveText("Running");
     await expect(page.locator("#experiment-skin-question").getByTestId("experiment-status")).toHaveText("Running");
+    // For review by eye: GLOW_SCREENSHOTS=folder keeps the admin's page at desktop and phone width.
+    if (process.env.GLOW_SCREENSHOTS) {
+      await page.screenshot({ path: `${process.env.GLOW_SCREENSHOTS}/admin-experiments-desktop.png`, fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${process.env.GLOW_SCREENSHOTS}/admin-experiments-phone.png`, fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
 
     for (const variant of ["control", "lower"] as const) {
       const logged = await loggedNumbers(variant);

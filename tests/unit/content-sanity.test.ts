@@ -11,7 +11,7 @@ import { toSanityDocument } from "~/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
 
 const WEBHOOK_SECRET = "whsec-test-0123456789";
-const PREVIEW_SECRET = "preview-secret-0123456789";
+const STUDIO = "https://studio.glowcoach.test";
 
 let fake: FakeSanity;
 let content: typeof import("~/content/content.server");
@@ -30,7 +30,6 @@ beforeAll(async () => {
     SANITY_API_TOKEN: fake.token,
     SANITY_API_HOST: fake.url,
     SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    SANITY_PREVIEW_SECRET: PREVIEW_SECRET,
   });
   // Modules read the environment when imported: import them only now.
   vi.resetModules();
@@ -43,8 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  for (const key of ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET", "SANITY_PREVIEW_SECRET"])
-    delete process.env[key];
+  for (const key of ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET"]) delete process.env[key];
 });
 beforeEach(() => {
   errors.length = 0;
@@ -134,17 +132,29 @@ describe("content from Sanity", () => {
     const published = (await landing()).headline;
     fake.put({ ...(fake.get("page-landing") as object), _id: "drafts.page-landing", headline: "Draft headline" } as never);
 
-    const enter = await previewRoute({ request: new Request(`http://app.test/preview?secret=${PREVIEW_SECRET}&path=/quiz`) } as never);
+    // What the Studio does (an editor's session): store a one-hour secret in the dataset, then open /preview with it.
+    const secret = await studioSecret();
+    const link = (secret: string, path = "/quiz") =>
+      previewRoute({
+        request: new Request(`http://app.test/preview?sanity-preview-secret=${secret}&sanity-preview-pathname=${encodeURIComponent(path)}`),
+      } as never);
+    const enter = await link(secret);
     expect(enter.status).toBe(303);
     expect(enter.headers.get("Location")).toBe("/quiz");
     const cookie = enter.headers.get("Set-Cookie")!;
-    expect(cookie).toMatch(/^gc_preview=\d+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600/);
+    expect(cookie).toMatch(/^gc_preview=\d+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600/);
     const cookieHeader = cookie.split(";")[0];
 
+    const removed: string[] = [];
+    const response = { removeHeader: (name: string) => void removed.push(name) };
     const inPreview = <T>(header: string | undefined, read: () => Promise<T>) =>
-      new Promise<T>((resolve, reject) => preview.withContentPreview(header, () => void read().then(resolve, reject)));
+      new Promise<T>((resolve, reject) => preview.withContentPreview(header, response, () => void read().then(resolve, reject)));
     expect((await inPreview(cookieHeader, landing)).headline).toBe("Draft headline");
     expect(fake.requests.at(-1)).toMatchObject({ perspective: "drafts" });
+    // The Studio that opened the preview may show it in its pane; nobody else may frame it.
+    expect(await inPreview(cookieHeader, async () => preview.previewFramedBy())).toBe(STUDIO);
+    expect(removed).toContain("X-Frame-Options");
+    expect(await inPreview(undefined, async () => preview.previewFramedBy())).toBeNull();
     expect((await landing()).headline).toBe(published);
     // Funnels too (the drafts perspective adds _originalId, which the strict funnel format must not choke on).
     fake.put({ ...(fake.get("funnel-app-goal") as object), _id: "drafts.funnel-app-goal", pageTitle: "Draft goal" } as never);
@@ -152,11 +162,40 @@ describe("content from Sanity", () => {
     expect((await content.getFunnelByRoute("/app-goal"))?.pageTitle).not.toBe("Draft goal");
     const forged = cookieHeader.replace(/\.[\w-]+$/, ".AAAA");
     expect((await inPreview(forged, landing)).headline).toBe(published);
+    // Another Studio's origin in a cookie signed for this one: not a preview at all.
+    const [expires, , signature] = cookieHeader.split("=")[1].split(".");
+    const otherStudio = `gc_preview=${expires}.${Buffer.from("https://evil.example").toString("base64url")}.${signature}`;
+    expect((await inPreview(otherStudio, landing)).headline).toBe(published);
 
-    const wrong = await previewRoute({ request: new Request("http://app.test/preview?secret=guess&path=/quiz") } as never);
-    expect(wrong.status).toBe(401);
-    expect(wrong.headers.get("Set-Cookie")).toBeNull();
-    const offsite = await previewRoute({ request: new Request(`http://app.test/preview?secret=${PREVIEW_SECRET}&path=//evil.example`) } as never);
-    expect(offsite.headers.get("Location")).toBe("/");
+    for (const refused of [await link("guessed-secret-0123456789"), await link(await studioSecret({ hoursAgo: 2 }))]) {
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("Set-Cookie")).toBeNull();
+      expect(await refused.text()).toBe("That preview link is not valid or has expired. Open the preview again from the Studio.");
+    }
+    expect((await link(await studioSecret(), "//evil.example")).headers.get("Location")).toBe("/");
   });
 });
+
+/**
+ * A preview secret as the Studio stores it (@sanity/preview-url-secret's createPreviewSecret,
+ * with an editor's client); `hoursAgo` backdates it, as if stored that long ago.
+ */
+async function studioSecret({ hoursAgo = 0 } = {}): Promise<string> {
+  const { createClient } = await import("@sanity/client");
+  const { createPreviewSecret } = await import("@sanity/preview-url-secret/create-secret");
+  const editor = createClient({
+    projectId: fake.projectId,
+    dataset: fake.dataset,
+    token: fake.token,
+    apiHost: fake.url,
+    useProjectHostname: false,
+    useCdn: false,
+    apiVersion: "2025-02-19",
+  });
+  const { secret } = await createPreviewSecret(editor, "test", STUDIO);
+  if (hoursAgo) {
+    const stored = fake.all().find((d) => d.secret === secret)!;
+    fake.putRaw({ ...stored, _updatedAt: new Date(Date.now() - hoursAgo * 3_600_000).toISOString() });
+  }
+  return secret;
+}

@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
 import { fromSanityDocument } from "~/content/sanity-format";
 import { pullContent, pushContent, type ContentClient } from "../../scripts/content-sync";
+import { Product, RoutineVideo } from "~/content/types";
+import { videoView } from "~/members/personalise";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
+import { png } from "./png";
 
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/.bin/tsx");
@@ -34,12 +37,15 @@ function snapshot(root: string): Record<string, string> {
   return files;
 }
 
+/** Stands in for an uploaded video: content:pull copies bytes, whatever they are. */
+const CLIP = Buffer.from("not really a webm, but copied byte for byte");
+
 let fake: FakeSanity;
 let client: ContentClient;
 const roots: string[] = [];
 
 beforeAll(async () => {
-  fake = await startFakeSanity();
+  fake = await startFakeSanity({ files: { "cleanse.webm": { type: "video/webm", body: CLIP } } });
   client = createClient({
     projectId: fake.projectId,
     dataset: fake.dataset,
@@ -82,7 +88,7 @@ describe("content:push and content:pull", () => {
     roots.push(root);
     const before = snapshot(root);
     const report = await pullContent(client, root);
-    expect(report).toEqual({ changedFiles: [], removedFiles: [] });
+    expect(report).toEqual({ changedFiles: [], removedFiles: [], copiedAssets: [] });
     expect(snapshot(root)).toEqual(before);
   });
 
@@ -111,6 +117,70 @@ describe("content:push and content:pull", () => {
     // Pushing the pulled files back writes only what changed (the deleted funnel stays deleted).
     const push = await pushContent(client, root);
     expect(push.written).toEqual([]);
+  });
+
+  it("a picture uploaded in the Studio comes back as its reference, with a copy under public/images/cms/ for the files", async () => {
+    await pushContent(client, process.cwd());
+    const root = copyContent();
+    roots.push(root);
+    const editor = createClient({
+      projectId: fake.projectId,
+      dataset: fake.dataset,
+      apiVersion: "2025-02-19",
+      token: fake.token,
+      useCdn: false,
+      apiHost: fake.url,
+      useProjectHostname: false,
+    });
+    const picture = png(600, 300);
+    const asset = await editor.assets.upload("image", picture, { filename: "sponge.png" });
+    const product = fake.get("product-beauty-sponge")!;
+    const image = {
+      _type: "contentImage",
+      asset: { _type: "reference", _ref: asset._id },
+      hotspot: { _type: "sanity.imageHotspot", x: 0.3, y: 0.4, width: 0.2, height: 0.2 },
+      alt: "A pink sponge",
+    };
+    fake.put({ ...product, image });
+
+    const report = await pullContent(client, root);
+    const file = `public/images/cms/${asset._id.split("-")[1]}-600x300.png`;
+    expect(report.changedFiles).toContain("content/products.ndjson");
+    expect(report.copiedAssets).toEqual([file]);
+    expect(fs.readFileSync(path.join(root, file)).equals(picture)).toBe(true);
+    const pulled = readEmbeddedDataset(root).find((d) => d._id === "product-beauty-sponge")!;
+    expect(pulled.image).toEqual({ asset: { _ref: asset._id }, hotspot: { x: 0.3, y: 0.4, width: 0.2, height: 0.2 }, alt: "A pink sponge" });
+    // The embedded dataset shows it from that copy; a second pull copies nothing again.
+    expect(Product.parse(pulled).image.src).toBe(`/${file.slice("public/".length)}`);
+    expect((await pullContent(client, root)).copiedAssets).toEqual([]);
+    // And it goes back to Sanity as it came.
+    expect((await pushContent(client, root)).written).toEqual([]);
+    fake.put(product);
+  });
+
+  it("a video uploaded in the Studio comes back as its reference, with a copy under public/videos/cms/ that the embedded dataset plays", async () => {
+    await pushContent(client, process.cwd());
+    const root = copyContent();
+    roots.push(root);
+    // What the Studio's file field stores: an asset document and a reference to it.
+    fake.put({ _id: "file-0c1d2e3f-webm", _type: "sanity.fileAsset", url: `${fake.url}/files/cleanse.webm`, mimeType: "video/webm" });
+    const tutorial = fake.get("tutorial-step-1")!;
+    const poster = { _type: "contentImage", src: "/images/routine/cleanse.svg", width: 640, height: 400, alt: "Cleansing the face" };
+    const video = {
+      _type: "routineVideo",
+      title: "Cleansing in 30 seconds",
+      file: { _type: "file", asset: { _type: "reference", _ref: "file-0c1d2e3f-webm" } },
+      poster,
+    };
+    fake.put({ ...tutorial, video });
+
+    const report = await pullContent(client, root);
+    expect(report.copiedAssets).toEqual(["public/videos/cms/0c1d2e3f.webm"]);
+    expect(fs.readFileSync(path.join(root, "public/videos/cms/0c1d2e3f.webm")).equals(CLIP)).toBe(true);
+    const pulled = readEmbeddedDataset(root).find((d) => d._id === "tutorial-step-1")!;
+    expect(videoView(RoutineVideo.parse(pulled.video))?.src).toBe("/videos/cms/0c1d2e3f.webm");
+    expect((await pullContent(client, root)).copiedAssets).toEqual([]);
+    fake.put(tutorial);
   });
 
   it("the npm scripts refuse to run without the Sanity variables, naming them", async () => {

@@ -3,8 +3,13 @@
  * use, answering GROQ with groq-js over an in-memory dataset: queries (GET and POST, with
  * perspectives published / drafts / raw) and mutations. The real @sanity/client talks to it
  * with `apiHost: fake.url, useProjectHostname: false`. It also stands in for the asset CDN:
- * files given in `files` are served at `/files/<name>` (with CORS, as cdn.sanity.io does).
+ * files given in `files` are served at `/files/<name>` (with CORS, as cdn.sanity.io does);
+ * images uploaded through the assets API (`POST /v<version>/assets/images/<dataset>`, PNG
+ * only: its size is read from the header) become `sanity.imageAsset` documents and are
+ * served at `/images/<project>/<dataset>/<id>-<w>x<h>.png` (CDN parameters are recorded,
+ * not applied: the file is sent as it is).
  */
+import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { evaluate, parse } from "groq-js";
@@ -21,11 +26,20 @@ export type FakeSanity = {
   get(id: string): FakeDocument | undefined;
   all(): FakeDocument[];
   put(doc: FakeDocument): void;
+  /** Stores a document as it is, system fields included (e.g. an _updatedAt in the past). */
+  putRaw(doc: FakeDocument): void;
   remove(id: string): void;
   close(): Promise<void>;
 };
 
-type Mutation = Record<string, { _id?: string; id?: string; set?: Record<string, unknown> } & Record<string, unknown>>;
+type Mutation = Record<string, { _id?: string; id?: string; query?: string; set?: Record<string, unknown> } & Record<string, unknown>>;
+
+/** Width and height from a PNG's IHDR chunk, or null for anything else. */
+function pngSize(body: Buffer): { width: number; height: number } | null {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (body.length < 24 || !body.subarray(0, 8).equals(signature) || body.toString("latin1", 12, 16) !== "IHDR") return null;
+  return { width: body.readUInt32BE(16), height: body.readUInt32BE(20) };
+}
 
 function view(docs: FakeDocument[], perspective: string): FakeDocument[] {
   if (perspective === "raw") return docs;
@@ -63,6 +77,9 @@ export async function startFakeSanity(
   };
   for (const doc of options.documents ?? []) docs.set(doc._id, stamp(doc));
   const requests: FakeSanity["requests"] = [];
+  /** Uploaded images by file name (<sha1>-<w>x<h>.png). */
+  const images = new Map<string, Buffer>();
+  let fakeUrl = "";
 
   const server = http.createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
@@ -82,10 +99,45 @@ export async function startFakeSanity(
         res.end(req.method === "HEAD" ? undefined : file.body);
         return;
       }
+      const image = /^\/images\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+      if (image && (req.method === "GET" || req.method === "HEAD")) {
+        requests.push({ method: req.method, path: `${url.pathname}${url.search}`, perspective: "" });
+        const stored = image[1] === projectId && image[2] === dataset ? images.get(image[3]) : undefined;
+        if (!stored) return send(404, { error: "Not found" });
+        res.writeHead(200, { "Content-Type": "image/png", "Content-Length": String(stored.length), "Access-Control-Allow-Origin": "*" });
+        res.end(req.method === "HEAD" ? undefined : stored);
+        return;
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+      const raw = Buffer.concat(chunks);
       const authorized = req.headers.authorization === `Bearer ${token}`;
+      const upload = /^\/v[\d-]+\/assets\/images\/([^/]+)$/.exec(url.pathname);
+      if (upload && req.method === "POST") {
+        requests.push({ method: "POST", path: url.pathname, perspective: "" });
+        if (!authorized) return send(401, { error: "Unauthorized" });
+        if (upload[1] !== dataset) return send(404, { error: `Dataset "${upload[1]}" not found` });
+        const size = pngSize(raw);
+        if (!size) return send(400, { error: "Invalid image: only PNG files are accepted here" });
+        const sha1 = crypto.createHash("sha1").update(raw).digest("hex");
+        const file = `${sha1}-${size.width}x${size.height}.png`;
+        images.set(file, raw);
+        const asset: FakeDocument = {
+          _id: `image-${sha1}-${size.width}x${size.height}-png`,
+          _type: "sanity.imageAsset",
+          assetId: sha1,
+          extension: "png",
+          mimeType: "image/png",
+          originalFilename: url.searchParams.get("filename") ?? file,
+          size: raw.length,
+          url: `${fakeUrl}/images/${projectId}/${dataset}/${file}`,
+          path: `images/${projectId}/${dataset}/${file}`,
+          metadata: { _type: "sanity.imageMetadata", dimensions: { _type: "sanity.imageDimensions", ...size, aspectRatio: size.width / size.height } },
+        };
+        docs.set(asset._id, stamp(asset));
+        return send(200, { document: docs.get(asset._id) });
+      }
+      const body = raw.length ? JSON.parse(raw.toString("utf8")) : undefined;
       const match = /^\/v[\d-]+\/data\/(query|mutate|doc)\/([^/]+)(?:\/(.*))?$/.exec(url.pathname);
       const perspective = url.searchParams.get("perspective") ?? "published";
       requests.push({ method: req.method ?? "GET", path: url.pathname, perspective, query: body?.query ?? url.searchParams.get("query") ?? undefined });
@@ -114,6 +166,12 @@ export async function startFakeSanity(
             if (operation === "createIfNotExists" && docs.has(doc._id)) continue;
             docs.set(doc._id, stamp(doc));
             results.push({ id: doc._id, operation: "create" });
+          } else if (operation === "delete" && arg.query) {
+            const matched = await (await evaluate(parse(arg.query, { params: {} }), { dataset: [...docs.values()] })).get();
+            for (const doc of (matched ?? []) as FakeDocument[]) {
+              docs.delete(doc._id);
+              results.push({ id: doc._id, operation: "delete" });
+            }
           } else if (operation === "delete") {
             docs.delete(String(arg.id));
             results.push({ id: String(arg.id), operation: "delete" });
@@ -135,8 +193,9 @@ export async function startFakeSanity(
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  fakeUrl = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: fakeUrl,
     projectId,
     dataset,
     token,
@@ -144,6 +203,7 @@ export async function startFakeSanity(
     get: (id) => docs.get(id),
     all: () => [...docs.values()],
     put: (doc) => docs.set(doc._id, stamp(doc)),
+    putRaw: (doc) => docs.set(doc._id, doc),
     remove: (id) => void docs.delete(id),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -5,7 +5,7 @@
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
 import { PLAN_BY_ID } from "~/content/queries";
-import { Plan, ResolvedPlan } from "~/content/types";
+import { ContentImage, Plan, ResolvedPlan } from "~/content/types";
 import { lintPlanRules } from "~/funnels/lint";
 import { personalisePlan, planAnswers, videoView, type AnswerSet } from "~/members/personalise";
 import { embeddedDataset, loadFunnel } from "./helpers";
@@ -85,9 +85,9 @@ describe("choosing by the answers", () => {
   });
 
   it("shows a video only when the content has one", () => {
-    const still = { src: "/images/routine/cleanse.svg", width: 640, height: 400, alt: "A cleanser" };
-    expect(videoView(null, still)).toBeNull();
-    expect(videoView({ title: "Cleanse", url: "/videos/cleanse.mp4", duration: "0:40" }, still)).toEqual({
+    const still = ContentImage.parse({ src: "/images/routine/cleanse.svg", width: 640, height: 400, alt: "A cleanser" });
+    expect(videoView(null)).toBeNull();
+    expect(videoView({ title: "Cleanse", url: "/videos/cleanse.mp4", poster: still, duration: "0:40" })).toEqual({
       title: "Cleanse",
       src: "/videos/cleanse.mp4",
       poster: still,
@@ -95,14 +95,12 @@ describe("choosing by the answers", () => {
       captions: null,
     });
     expect(
-      videoView(
-        {
-          title: "Cleanse",
-          fileUrl: "https://cdn.sanity.io/files/p/d/abc.mp4",
-          captions: { fileUrl: "https://cdn.sanity.io/files/p/d/abc.vtt", label: "English", srclang: "en" },
-        },
-        still,
-      )?.captions,
+      videoView({
+        title: "Cleanse",
+        fileUrl: "https://cdn.sanity.io/files/p/d/abc.mp4",
+        poster: still,
+        captions: { fileUrl: "https://cdn.sanity.io/files/p/d/abc.vtt", label: "English", srclang: "en" },
+      })?.captions,
     ).toEqual({ src: "https://cdn.sanity.io/files/p/d/abc.vtt", label: "English", srclang: "en" });
   });
 });

@@ -177,7 +177,7 @@ describe("broken documents fail in the Studio as in the app", () => {
       _id: "offer-test",
       _type: "offer",
       offerId: "skincare",
-      path: "/subscribe",
+      path: "/skin-offer",
       pageTitle: "Your Clear Skin Plan",
       description: "Unlock your plan.",
       routinePlan: { _type: "reference", _ref: "clear-healthy-skin" },
@@ -212,5 +212,28 @@ describe("broken documents fail in the Studio as in the app", () => {
       title: "Annual Plan",
       subtitle: "$59/year (was $99) · Most Popular",
     });
+  });
+  it("an offer page or a quiz at an address that is a page of the app, or already another offer's or quiz's", async () => {
+    const offer = byId("offer-skincare-paywall");
+    expect(await studioErrors(offer)).toEqual([]);
+    offer.path = "/login";
+    expect(appAccepts(offer)).toBe(false);
+    expect(await studioErrors(offer)).toEqual(['path: "/login" is a page of the app: choose another address']);
+    offer.path = "/quiz";
+    expect(appAccepts(offer)).toBe(true); // the app's schema sees one document; the Studio (and funnels:check) see the others
+    expect(await studioErrors(offer)).toEqual(['path: "/quiz" is already the address of the quiz "Skin quiz"']);
+    const { _id: _ignored, ...copy } = byId("offer-skincare-paywall");
+    expect(await studioErrors({ ...copy, _id: "drafts.offer-new" })).toEqual([
+      'path: "/subscribe" is already the address of the offer page "Your Clear Skin Plan"',
+    ]);
+    // Its own draft is not "another" page.
+    expect(await studioErrors({ ...byId("offer-skincare-paywall"), _id: "drafts.offer-skincare-paywall" })).toEqual([]);
+
+    const quiz = byId("funnel-crease-crisis");
+    quiz.route = "/admin";
+    expect(appAccepts(quiz)).toBe(false);
+    expect(await studioErrors(quiz)).toContain('route: "/admin" is a page of the app: choose another address');
+    quiz.route = "/sales";
+    expect(await studioErrors(quiz)).toEqual(['route: "/sales" is already the address of the offer page "Your Crease-Free Makeup Routine"']);
   });
 });

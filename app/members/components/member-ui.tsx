@@ -3,6 +3,7 @@ import { Link, NavLink } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
 import type { ContentImage, Product } from "~/content/types";
 import { CheckIcon } from "~/components/ui/icons";
+import { ContentImage as Picture } from "~/components/content-image";
 
 export function Progress({ value, label }: { value: number; label: string }) {
   return (
@@ -20,18 +21,9 @@ export function Progress({ value, label }: { value: number; label: string }) {
   );
 }
 
-export function Illustration({ image, className = "", eager = false }: { image: ContentImage; className?: string; eager?: boolean }) {
-  return (
-    <img
-      src={image.src}
-      width={image.width}
-      height={image.height}
-      alt={image.alt}
-      loading={eager ? "eager" : "lazy"}
-      decoding="async"
-      className={`object-cover ${className}`}
-    />
-  );
+/** A content picture filling its slot (cropped around the editor's hotspot when the slot's shape differs). */
+export function Illustration({ image, sizes, className = "", eager = false }: { image: ContentImage; sizes: string; className?: string; eager?: boolean }) {
+  return <Picture image={image} sizes={sizes} eager={eager} className={`object-cover ${className}`} />;
 }
 
 /** A titled card; the section is named by its heading, so it is a landmark a screen reader can jump to. */
@@ -75,7 +67,7 @@ export function ProductGrid({ products }: { products: ProductCard[] }) {
     <ul className="grid gap-4 sm:grid-cols-2">
       {products.map((product) => (
         <li key={product._id} className="flex gap-4 rounded-2xl border border-line/80 bg-cream/60 p-3">
-          <Illustration image={product.image} className="h-20 w-20 shrink-0 rounded-xl sm:h-24 sm:w-24" />
+          <Illustration image={product.image} sizes="96px" className="h-20 w-20 shrink-0 rounded-xl sm:h-24 sm:w-24" />
           <div className="flex min-w-0 flex-1 flex-col">
             <p className="text-xs font-semibold uppercase tracking-wider text-muted">{product.kind}</p>
             <h3 className="font-sans text-base font-semibold tracking-normal">{product.name}</h3>
@@ -264,6 +256,6 @@ export function VideoPlayer({ video, className = "" }: { video: Video; className
 }
 
 /** The video slot: the video when there is one, else the picture, never a play button without a video. */
-export function VideoOrPicture({ video, image, className = "" }: { video: Video | null; image: ContentImage; className?: string }) {
-  return video ? <VideoPlayer video={video} className={className} /> : <Illustration image={image} eager className={className} />;
+export function VideoOrPicture({ video, image, sizes, className = "" }: { video: Video | null; image: ContentImage; sizes: string; className?: string }) {
+  return video ? <VideoPlayer video={video} className={className} /> : <Illustration image={image} sizes={sizes} eager className={className} />;
 }

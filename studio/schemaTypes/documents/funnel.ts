@@ -1,7 +1,7 @@
 import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
 import { lintFunnelDocument } from "../../../app/funnels/lint";
 import { sharedQuestionIds } from "../../../app/funnels/resolve";
-import { toMarkers } from "../validation";
+import { addressIsFree, toMarkers } from "../validation";
 
 /** API version the Studio's own validation queries use. */
 const API_VERSION = "2025-02-19";
@@ -39,7 +39,13 @@ export const funnel = defineType({
       type: "string",
       description: "Used in reports and to link quizzes. Lower-case letters, digits and dashes; never change it once live.",
     }),
-    defineField({ name: "route", title: "Address", type: "string", description: "Where the quiz lives, e.g. /quiz. One segment." }),
+    defineField({
+      name: "route",
+      title: "Address",
+      type: "string",
+      description: "Where the quiz lives, e.g. /glow-quiz: one segment. It goes live when published.",
+      validation: (rule) => rule.custom(addressIsFree),
+    }),
     defineField({ name: "pageTitle", title: "Browser tab title", type: "string" }),
     defineField({
       name: "steps",

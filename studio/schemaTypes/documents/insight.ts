@@ -8,7 +8,13 @@ export const insight = defineType({
   type: "document",
   description: "The explanation a visitor reads at the end of a quiz. Quizzes pick one with their rules.",
   fields: [
-    defineField({ name: "funnel", title: "Quiz", type: "string", description: "The id of the quiz that shows it (for finding it here)." }),
+    defineField({
+      name: "funnel",
+      title: "Quiz",
+      type: "string",
+      description: "The quiz that shows it (for finding it here).",
+      options: { picker: "funnelId" } as object,
+    }),
     defineField({ name: "title", title: "Headline", type: "string" }),
     defineField({ name: "summary", title: "Summary", type: "text", rows: 3 }),
     defineField({

@@ -5,7 +5,7 @@
  */
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
 import { Offer } from "../../../app/payments/offer-schema";
-import { matchesAppSchema, type Explain } from "../validation";
+import { addressIsFree, matchesAppSchema, type Explain } from "../validation";
 
 const anchorHint = "An anchor on the page, e.g. #plan-annual.";
 
@@ -109,10 +109,23 @@ export const offer = defineType({
   description: "A page where visitors choose a plan and pay.",
   fields: [
     defineField({ name: "offerId", title: "Offer id", type: "string", description: "Used in checkouts and reports: change it only with a developer." }),
-    defineField({ name: "path", title: "Address", type: "string", description: "e.g. /subscribe" }),
+    defineField({
+      name: "path",
+      title: "Address",
+      type: "string",
+      description: "Where the page lives, e.g. /glow-offer: one segment, lower-case letters, digits and dashes. It goes live when published.",
+      validation: (rule) => rule.custom(addressIsFree),
+    }),
     defineField({ name: "pageTitle", title: "Browser tab title", type: "string" }),
     defineField({ name: "description", title: "Description (for search engines)", type: "text", rows: 2 }),
-    texts("funnels", "Quizzes leading here (ids)"),
+    defineField({
+      name: "funnels",
+      title: "Quizzes leading here",
+      type: "array",
+      of: [defineArrayMember({ type: "string" })],
+      description: "Their answers go with the checkout and personalise this page.",
+      options: { picker: "funnelIds" } as object,
+    }),
     defineField({ name: "routinePlan", title: "Routine plan it unlocks", type: "reference", to: [{ type: "plan" }] }),
     defineField({ name: "countdownSeconds", title: "Countdown (seconds)", type: "number", description: "Empty: no countdown." }),
     s("processingLabel", "Button text while the checkout opens"),
@@ -134,11 +147,22 @@ export const offer = defineType({
             defineField({ name: "rating", title: "Rating", type: "object", fields: [s("value", "Value"), s("label", "Label")] }),
             texts("benefits", "Benefits"),
             texts("proof", "Proof line"),
+            defineField({ name: "image", title: "Picture", type: "contentImage", description: "Optional: shown under the headline." }),
             cta("cta", "Button"),
           ],
           "headline",
         ),
-        section("plans", "Plans", [s("title", "Title"), s("subtitle", "Subtitle"), texts("planIds", "Plan ids shown")]),
+        section("plans", "Plans", [
+          s("title", "Title"),
+          s("subtitle", "Subtitle"),
+          defineField({
+            name: "planIds",
+            title: "Plans shown",
+            type: "array",
+            of: [defineArrayMember({ type: "string" })],
+            options: { picker: "offerPlans" } as object,
+          }),
+        ]),
         section("lockedProducts", "Products chosen for the visitor", [
           s("title", "Title"),
           s("subtitle", "Subtitle (chosen from their answers)"),
@@ -229,7 +253,12 @@ export const offer = defineType({
             ],
           }),
         ]),
-        section("finalCta", "Final call to action", [s("title", "Title"), s("text", "Text"), s("planId", "Plan id"), s("buttonLabel", "Button")]),
+        section("finalCta", "Final call to action", [
+          s("title", "Title"),
+          s("text", "Text"),
+          defineField({ name: "planId", title: "Plan", type: "string", options: { picker: "offerPlan" } as object }),
+          s("buttonLabel", "Button"),
+        ]),
         section("secureCheckout", "Secure checkout line", [s("text", "Text")], "text"),
       ],
     }),

@@ -1,18 +1,36 @@
 /** Small objects the content documents share (app/content/types.ts). */
 import { defineField, defineType } from "@sanity/types";
 
+/**
+ * A picture: uploaded here (with its crop and the hotspot that must stay in view), or a file
+ * the app serves from public/images/ (the embedded dataset's drawings). The app's schema
+ * (ContentImage in app/content/types.ts) decides what is valid, on the document.
+ */
 export const contentImage = defineType({
   name: "contentImage",
-  title: "Illustration",
-  type: "object",
-  description: "A drawing the app serves itself, from public/images/ (ask a developer to add new ones).",
+  title: "Picture",
+  type: "image",
+  options: { hotspot: true, accept: "image/png,image/jpeg,image/webp,image/svg+xml" },
+  description: "Upload a picture, then use “Edit” to crop it and to place the circle on what must stay in view.",
   fields: [
-    defineField({ name: "src", title: "File", type: "string", description: "e.g. /images/routine/cleanse.svg" }),
-    defineField({ name: "width", title: "Width (px)", type: "number" }),
-    defineField({ name: "height", title: "Height (px)", type: "number" }),
-    defineField({ name: "alt", title: "Description for screen readers", type: "string" }),
+    defineField({
+      name: "alt",
+      title: "Description for screen readers",
+      type: "string",
+      description: "What the picture shows, for people who cannot see it. Required.",
+    }),
+    // The drawings the app ships with: shown only for them, so new pictures are uploaded.
+    defineField({
+      name: "src",
+      title: "Or: a file the app serves",
+      type: "string",
+      description: "e.g. /images/routine/cleanse.svg. Ignored once a picture is uploaded.",
+      hidden: ({ parent }) => !(parent as { src?: string } | undefined)?.src,
+    }),
+    defineField({ name: "width", title: "File width (px)", type: "number", hidden: ({ parent }) => !(parent as { src?: string } | undefined)?.src }),
+    defineField({ name: "height", title: "File height (px)", type: "number", hidden: ({ parent }) => !(parent as { src?: string } | undefined)?.src }),
   ],
-  preview: { select: { title: "alt", subtitle: "src" } },
+  preview: { select: { title: "alt", subtitle: "src", media: "asset" } },
 });
 
 export const link = defineType({
@@ -21,12 +39,21 @@ export const link = defineType({
   type: "object",
   fields: [
     defineField({ name: "label", title: "Label", type: "string" }),
-    defineField({ name: "href", title: "Page", type: "string", description: "A path inside the app, e.g. /quiz." }),
+    defineField({
+      name: "href",
+      title: "Page",
+      type: "string",
+      description: "An offer or quiz from the list, or another path inside the app, e.g. /home.",
+      options: { picker: "page" } as object,
+    }),
   ],
   preview: { select: { title: "label", subtitle: "href" } },
 });
 
-/** A video: an uploaded file, or one the app serves from /videos/; captions likewise. */
+/**
+ * A video: an uploaded file, or one the app serves from /videos/; captions likewise; and its
+ * still picture (poster), required: the page shows it until the video plays, at its size.
+ */
 export const routineVideo = defineType({
   name: "routineVideo",
   title: "Video",
@@ -41,7 +68,12 @@ export const routineVideo = defineType({
       description: "Upload an MP4 or WebM, or give an address below.",
     }),
     defineField({ name: "url", title: "Or: a file the app serves", type: "string", description: "e.g. /videos/cleanse.mp4 (ask a developer to add it)." }),
-    defineField({ name: "poster", title: "Still picture", type: "contentImage", description: "Shown before it plays. Empty: the illustration." }),
+    defineField({
+      name: "poster",
+      title: "Still picture",
+      type: "contentImage",
+      description: "Required: shown until it plays. Use a frame of the video, so the picture has the video's proportions.",
+    }),
     defineField({ name: "duration", title: "Length", type: "string", description: "m:ss, e.g. 2:40" }),
     defineField({
       name: "captions",

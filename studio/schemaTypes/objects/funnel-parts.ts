@@ -62,13 +62,20 @@ export const condition = defineType({
   type: "object",
   description: "Either “the answer is one of” or “has been answered”, not both.",
   fields: [
-    defineField({ name: "field", title: "Answer name", type: "string", description: FIELD_HINT }),
+    defineField({
+      name: "field",
+      title: "Answer",
+      type: "string",
+      description: "One of the answers the quiz asks.",
+      options: { picker: "answerField" } as object,
+    }),
     defineField({
       name: "anyOf",
       title: "The answer is one of",
       type: "array",
       of: [defineArrayMember({ type: "string" })],
-      description: "Saved values of options.",
+      description: "Tick the options that count.",
+      options: { picker: "answerValues" } as object,
     }),
     defineField({ name: "answered", title: "Has been answered", type: "boolean" }),
   ],
@@ -86,8 +93,14 @@ export const target = defineType({
   type: "object",
   description: "Another step of this quiz, or a page of the app. Fill in one.",
   fields: [
-    defineField({ name: "step", title: "Step id", type: "string" }),
-    defineField({ name: "href", title: "Page", type: "string", description: "A path inside the app, e.g. /subscribe." }),
+    defineField({ name: "step", title: "Step", type: "string", options: { picker: "step" } as object }),
+    defineField({
+      name: "href",
+      title: "Page",
+      type: "string",
+      description: "An offer or quiz from the list, or another path inside the app, e.g. /home.",
+      options: { picker: "page" } as object,
+    }),
   ],
 });
 
@@ -285,7 +298,13 @@ export const summaryStep = defineType({
     ...stepBase,
     defineField({ name: "title", title: "Title", type: "string" }),
     defineField({ name: "subtitle", title: "Subtitle", type: "string" }),
-    defineField({ name: "answersFrom", title: "Answers from quiz", type: "string", description: "The id of another quiz to summarise. Empty: this one." }),
+    defineField({
+      name: "answersFrom",
+      title: "Answers from quiz",
+      type: "string",
+      description: "Another quiz to summarise. Empty: this one.",
+      options: { picker: "funnelId" } as object,
+    }),
     defineField({
       name: "cards",
       title: "Cards",
@@ -325,7 +344,13 @@ export const resultStep = defineType({
       type: "object",
       fields: [
         defineField({ name: "label", title: "Label", type: "string" }),
-        defineField({ name: "href", title: "Page", type: "string", description: "e.g. /subscribe" }),
+        defineField({
+          name: "href",
+          title: "Page",
+          type: "string",
+          description: "Usually the offer that sells this quiz's plan.",
+          options: { picker: "page" } as object,
+        }),
       ],
     }),
   ],

@@ -1,4 +1,5 @@
-/** The page's headline, rating, benefits and proof, and a button to the plans. */
+/** The page's headline, rating, benefits and proof, an optional picture, and a button to the plans. */
+import { ContentImage } from "~/components/content-image";
 import { CheckIcon } from "~/components/ui/icons";
 import { Stars } from "~/components/ui/offer-icons";
 import { ScrollButton } from "../offer-parts";
@@ -37,6 +38,15 @@ export function Hero({ section, first }: SectionProps<"hero">) {
             </li>
           ))}
         </ul>
+      ) : null}
+      {section.image ? (
+        // Above the fold on the first section: loaded at once.
+        <ContentImage
+          image={section.image}
+          sizes="(min-width: 48rem) 44rem, calc(100vw - 2.5rem)"
+          eager={first}
+          className="mx-auto mt-8 h-auto w-full max-w-2xl rounded-3xl object-cover shadow-soft"
+        />
       ) : null}
       {section.cta ? (
         <div className="mt-8">
