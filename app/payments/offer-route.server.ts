@@ -14,7 +14,10 @@ import { goTo } from "~/utils/responses.server";
 import { pageMayBeStored } from "~/render/page-record.server";
 import { countdownDuration } from "./catalogue";
 import { CHECKOUT_ERROR } from "./messages";
-import { checkoutFromOffer, offerPage } from "./offer-page.server";
+import { checkoutFromOffer, offerPage, type OfferPageView } from "./offer-page.server";
+
+/** An offer page's loader data: the view, with the seconds left as "PT599S" (countdownDuration). */
+export type OfferPageData = Omit<OfferPageView, "remainingSeconds"> & { countdown: string | null };
 
 export async function offerRouteLoader({ request, context }: LoaderFunctionArgs, path: string) {
   // Kept and answered again from memory to this browser while nothing it shows changed; its
@@ -28,7 +31,8 @@ export async function offerRouteLoader({ request, context }: LoaderFunctionArgs,
   // The seconds left travel as "PT599S", the text the page's <time datetime> shows: a value that
   // occurs nowhere else on the page, so a stored page can have it filled in per view (ADR 26).
   const { remainingSeconds, ...view } = page.view;
-  return data({ ...view, countdown: remainingSeconds === null ? null : countdownDuration(remainingSeconds) }, { headers });
+  const pageData: OfferPageData = { ...view, countdown: remainingSeconds === null ? null : countdownDuration(remainingSeconds) };
+  return data(pageData, { headers });
 }
 
 /** A plan button: two hidden fields. The server prices the plan from its id. */
