@@ -129,14 +129,11 @@ const server = http.createServer((req, res) => {
     // own pages (webhooks excepted). The rules live in app/security/request-guard.server.ts.
     if (build.entry.module.refuseRequest(req, res)) return;
     if (vite) return app(req, res);
-    // Funnel pages already rendered for the same view are answered before Express and Remix.
-    build.entry.module.serveCachedPage(req, res).then(
-      (served) => served || app(req, res),
-      (error) => {
-        logger.error({ err: error }, "[page-cache] could not serve a stored page");
-        if (!res.headersSent) app(req, res);
-      },
-    );
+    // Pages kept from an earlier render are answered here, before Express and Remix, when they
+    // are still what a render would send: funnel steps for the same view, and per-person pages
+    // for the same request while nothing they show changed (app/render/stored-pages.server.ts).
+    // Everything else goes through Express and Remix, which may keep the page it renders.
+    void build.entry.module.serveStoredPage(req, res, () => app(req, res));
   });
 });
 // A deep accept queue: Node's default (511) makes a burst of new connections past it wait for

@@ -5,6 +5,8 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
+import { currentPageRecord } from "./render/page-record.server";
+import { keepPage, pageToKeep } from "./render/stored-pages.server";
 import { renderKey, storedRender, storeRender } from "./render/stored-renders.server";
 import { scriptsAfterLoad } from "./utils/scripts-after-load.server";
 import { DATA_CACHE_CONTROL, documentHeaders } from "./security/headers.server";
@@ -16,7 +18,7 @@ import { logger } from "./utils/logger.server";
 
 // The HTTP server (server.mjs) reads these from the server build.
 export { getLoadContext, limitRequests } from "./load-context.server";
-export { serveCachedPage } from "./funnels/page-cache.server";
+export { serveStoredPage } from "./render/stored-pages.server";
 export { env } from "./utils/env.server";
 export { withRequestClock } from "./utils/clock.server";
 export { staticSecurityHeaders } from "./security/headers.server";
@@ -57,12 +59,20 @@ export default function handleRequest(
   // Crawlers get the whole page at once; browsers get it streamed as it renders.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const reusable = reusablePage(request, responseStatusCode, remixContext);
-  // The same loader data rendered before: its bytes, with this response's nonce (ADR 21).
   const key = reusable ? undefined : renderKey(request, responseStatusCode, remixContext, waitForAll);
-  const stored = key ? storedRender(key, nonce) : undefined;
+  // A page that may be answered again before Express and Remix (ADR 26), and whether it shows a
+  // live countdown: then its data changes every second, and it is kept with the countdown as a
+  // slot instead of among the stored renders.
+  const record = currentPageRecord();
+  const keep = pageToKeep({ record, request, status: responseStatusCode, responseHeaders, storable: key !== undefined });
+  const renderStoreKey = record?.countdown ? undefined : key;
+  // The same loader data rendered before: its bytes, with this response's nonce (ADR 21).
+  const stored = renderStoreKey ? storedRender(renderStoreKey) : undefined;
   if (stored) {
     for (const [name, value] of Object.entries(documentHeaders(nonce))) responseHeaders.set(name, value);
-    return new Response(stored, { headers: responseHeaders, status: responseStatusCode });
+    if (keep) keepPage(keep, { page: stored });
+    const html = Buffer.concat(stored.htmlParts(nonce));
+    return new Response(new Uint8Array(html.buffer as ArrayBuffer, html.byteOffset, html.length), { headers: responseHeaders, status: responseStatusCode });
   }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -78,13 +88,15 @@ export default function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = scriptsAfterLoad();
-          if (reusable || key) {
+          if (reusable || renderStoreKey || keep) {
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
             body.on("end", () => {
               if (failed) return;
-              if (reusable) rememberPage(reusable.path, reusable.view, Buffer.concat(chunks), nonce);
-              else if (key) storeRender(key, Buffer.concat(chunks), nonce);
+              const html = Buffer.concat(chunks);
+              if (reusable) return rememberPage(reusable.path, reusable.view, html, nonce);
+              const page = renderStoreKey ? storeRender(renderStoreKey, html, nonce) : undefined;
+              if (keep) keepPage(keep, page ? { page } : { html, nonce });
             });
           }
           body.on("close", () => clearTimeout(timer));

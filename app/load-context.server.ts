@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { identifyVisitor, rememberLanding } from "~/analytics/visitor.server";
+import { noteSideEffect } from "~/render/page-record.server";
 import { newNonce } from "~/security/headers.server";
 import type { PlainPage } from "~/security/plain-page.server";
 import { isSingleFetchRequest, sendDocumentReload } from "~/security/single-fetch-reload.server";
@@ -33,7 +34,11 @@ export function clientIp(req: IncomingMessage): string {
 
 export async function getLoadContext(req: IncomingMessage, res: ServerResponse) {
   const { visitorId, setCookie } = await identifyVisitor(req.headers.cookie);
-  if (setCookie) res.appendHeader("Set-Cookie", setCookie);
+  if (setCookie) {
+    res.appendHeader("Set-Cookie", setCookie);
+    // Set beside Remix's headers: a page that sets it is not served again (it would not set it).
+    noteSideEffect("visitor cookie");
+  }
   if (req.method === "GET" && !isbot(req.headers["user-agent"] ?? "")) {
     const attribution = landingAttribution({ url: new URL(req.url ?? "/", env.publicUrl).href, referer: req.headers.referer, ownOrigins: [env.publicUrl] });
     // Only landings that say where the visitor came from are written (first touch wins).

@@ -41,3 +41,27 @@ export async function cookiesAfter(base, posts) {
   }
   return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 }
+
+/**
+ * The cookies a browser holds after opening `pathname` once with `cookie`: what it sets is
+ * kept, what it clears (Max-Age=0) is dropped. A benchmark repeats a page as a browser would,
+ * with the countdown's deadline it was given and without the toast it has already shown.
+ */
+export async function cookiesAfterVisit(base, pathname, cookie) {
+  const jar = new Map(
+    cookie
+      .split("; ")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+  const response = await fetch(`${base}${pathname}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  await response.arrayBuffer();
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const at = pair.indexOf("=");
+    const value = pair.slice(at + 1);
+    if (/;\s*Max-Age=0/i.test(line) || value === "") jar.delete(pair.slice(0, at));
+    else jar.set(pair.slice(0, at), value);
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}

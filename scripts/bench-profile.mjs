@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { finishAll, openDatabase, seedMembers } from "./bench-routine.mjs";
 import { startThrowawayPostgres } from "./postgres.mjs";
+import { part } from "./profile-parts.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -67,23 +68,6 @@ await postgres?.stop();
 const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
 const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8"));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const part = ({ callFrame: { url, functionName } }) => {
-  if (functionName === "(idle)") return "idle (waiting: for the client, the disk)";
-  if (functionName === "(garbage collector)") return "garbage collection";
-  if (functionName === "(program)") return "V8 and native code outside JavaScript";
-  if (url.includes("better-sqlite3") || (url.includes("build/server") && functionName === "run")) return "SQLite (better-sqlite3)";
-  if (url.includes("/pg/") || url.includes("pg-protocol") || url.includes("pg-pool") || url.includes("pg-types")) return "PostgreSQL driver (pg)";
-  if (url.includes("@prisma") || url.includes("query_compiler")) return "Prisma";
-  if (url.includes("@remix-run/router")) return "Remix: route matching and data (router)";
-  if (url.includes("@remix-run")) return "Remix: request and response adapters";
-  if (url.includes("react-dom")) return "React rendering";
-  if (url.includes("express") || url.includes("compression") || url.includes("body-parser") || url.includes("/send/") || url.includes("serve-static"))
-    return "Express and its middleware";
-  if (url.includes("undici")) return "Node: fetch Request/Response objects (undici)";
-  if (url.includes("build/server")) return "the app's own code";
-  if (url.startsWith("node:") || !url) return "Node: HTTP, streams, crypto, timers";
-  return `other: ${url.split("node_modules/").pop().split("/")[0]}`;
-};
 const byPart = new Map();
 const byFunction = new Map();
 let time = profile.startTime;

@@ -19,7 +19,7 @@ import { benchLighthouse } from "./bench-lighthouse.mjs";
 import { benchLoad } from "./bench-load.mjs";
 import { benchQuiz } from "./bench-quiz.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
-import { codeInMailbox, cookiesAfter } from "./bench-cookies.mjs";
+import { codeInMailbox, cookiesAfter, cookiesAfterVisit } from "./bench-cookies.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -27,7 +27,6 @@ const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const BARE_PORT = PORT + 1;
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const base = `http://127.0.0.1:${PORT}`;
 
 if (!fs.existsSync("build/server/index.js")) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 
@@ -39,40 +38,50 @@ if (only === "routine") {
   process.exit(0);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
-const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops (node --cpu-prof).
 const profileArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-const server = spawn(process.execPath, [...profileArgs, "scripts/start.mjs"], {
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    APP_ENV: "local",
-    LOG_REQUESTS: "0",
-    SESSION_SECRET,
-    // The load section gives each simulated member its own address and day (see bench-load.mjs).
-    REQUEST_LIMIT_PER_MINUTE: "1000000",
-    TRUST_PROXY: "1",
-    TEST_CLOCK: "1",
-  },
-  stdio: ["ignore", "ignore", "inherit"],
-});
-const stop = () => server.kill("SIGTERM");
-process.on("exit", stop);
+const servers = [];
+process.on("exit", () => servers.forEach((s) => s.kill("SIGTERM")));
 
-async function waitForServer() {
-  for (let i = 0; i < 200; i++) {
+/** The production server of the checkout in `dir` on `port`, on a fresh data folder. */
+async function startServer(dir, port) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-bench-"));
+  const server = spawn(process.execPath, [...profileArgs, "scripts/start.mjs"], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      APP_ENV: "local",
+      LOG_REQUESTS: "0",
+      SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+      // The load section gives each simulated member its own address and day (see bench-load.mjs).
+      REQUEST_LIMIT_PER_MINUTE: "1000000",
+      TRUST_PROXY: "1",
+      TEST_CLOCK: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  servers.push(server);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
     try {
-      if ((await fetch(`${base}/`)).ok) return;
+      if ((await fetch(`${base}/`)).ok) break;
     } catch {
       // Not listening yet: try again.
     }
+    if (i > 400) throw new Error(`the server in ${dir} did not start`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error("the server did not start");
+  return { base, dataDir, stop: () => server.kill("SIGTERM") };
 }
+
+const main = await startServer(root, PORT);
+const { base, dataDir } = main;
+// BENCH_BEFORE=dir: another checkout (built) measured in the same run, page by page, between
+// the bare server and this one: before and after a change, in the same conditions.
+const before = process.env.BENCH_BEFORE ? await startServer(path.resolve(process.env.BENCH_BEFORE), PORT + 3) : undefined;
 
 function run(url, headers, extra = {}) {
   return new Promise((resolve, reject) => {
@@ -80,7 +89,7 @@ function run(url, headers, extra = {}) {
   });
 }
 
-/** Every request a different query string: the page cache never answers, React renders each time. */
+/** Every request a different query string: no stored page ever answers, React renders each time. */
 let n = 0;
 const uncached = {
   requests: [{ setupRequest: (req) => ({ ...req, path: `/quiz/3?render=${n++}` }) }],
@@ -90,17 +99,17 @@ function warmUp(url, headers) {
   return new Promise((resolve, reject) => autocannon({ url, connections: 10, duration: 2, headers }, (e) => (e ? reject(e) : resolve())));
 }
 
-await waitForServer();
-
-/** GET `pathname` on our server against a bare node:http server answering with the same bytes. */
-async function againstBare(pathname, headers, mustShow) {
-  const page = await fetch(`${base}${pathname}`, {
-    headers,
-    redirect: "manual",
-  });
-  if (page.status !== 200) throw new Error(`GET ${pathname}: ${page.status}`);
+async function pageBytes(serverBase, pathname, headers, mustShow) {
+  const page = await fetch(`${serverBase}${pathname}`, { headers, redirect: "manual" });
+  if (page.status !== 200) throw new Error(`GET ${serverBase}${pathname}: ${page.status}`);
   const html = Buffer.from(await page.arrayBuffer());
-  if (!html.includes(mustShow)) throw new Error(`GET ${pathname} did not show "${mustShow}"`);
+  if (!html.includes(mustShow)) throw new Error(`GET ${serverBase}${pathname} did not show "${mustShow}"`);
+  return html;
+}
+
+/** GET `pathname` on each server (`who`: its cookies) after a bare node:http server answering with our page's bytes. */
+async function againstBare(pathname, who, mustShow) {
+  const html = await pageBytes(base, pathname, who.ours, mustShow);
   const bare = http.createServer((_req, res) => {
     res.writeHead(200, {
       "Content-Type": "text/html; charset=utf-8",
@@ -109,50 +118,65 @@ async function againstBare(pathname, headers, mustShow) {
     res.end(html);
   });
   await new Promise((r) => bare.listen(BARE_PORT, "127.0.0.1", r));
-  await warmUp(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
-  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}${pathname}`, headers);
+  await warmUp(`http://127.0.0.1:${BARE_PORT}${pathname}`, who.ours);
+  const bareResult = await run(`http://127.0.0.1:${BARE_PORT}${pathname}`, who.ours);
   bare.close();
-  await warmUp(`${base}${pathname}`, headers);
-  const ours = await run(`${base}${pathname}`, headers);
-  return { bytes: html.length, bareResult, ours };
+  let beforeResult;
+  if (before) {
+    await pageBytes(before.base, pathname, who.before, mustShow);
+    await warmUp(`${before.base}${pathname}`, who.before);
+    beforeResult = await run(`${before.base}${pathname}`, who.before);
+  }
+  await warmUp(`${base}${pathname}`, who.ours);
+  const ours = await run(`${base}${pathname}`, who.ours);
+  return { bytes: html.length, bareResult, beforeResult, ours };
 }
 
-if (!only || only === "funnel") {
+/** A visitor who answered two skin-quiz questions and opened the offer once (its countdown started). */
+async function visitorOf(server) {
   const quizPosts = [
     ["/quiz", ""],
     ["/quiz/1", "skinType=dry"],
     ["/quiz/2", "mainConcern=acne&mainConcern=redness"],
   ];
-  const visitor = { cookie: await cookiesAfter(base, quizPosts) };
-  const quiz = await againstBare("/quiz/3", visitor, "Step 3 of 12");
-  const rendered = await run(`${base}/quiz/3`, visitor, uncached);
-  const offer = await againstBare("/subscribe", visitor, "Unlock My Clear Skin Plan");
-  // A visitor who takes the quiz, signs up and confirms the address with the e-mail's code:
-  // /home as a signed-in member (rendered per member, never cached).
-  const memberEmail = `bench-home-${Date.now()}@glowcoach.test`;
-  const member = {
-    cookie: await cookiesAfter(base, [
-      ...quizPosts,
-      [
-        "/registration",
-        new URLSearchParams({
-          name: "Bench Member",
-          email: memberEmail,
-          password: "bench-password-1",
-          confirmPassword: "bench-password-1",
-        }).toString(),
-      ],
-      ["/login/check-email", () => new URLSearchParams({ code: codeInMailbox(dataDir, memberEmail) }).toString()],
-    ]),
-  };
-  // The member owns the skincare plan (as after a purchase): /home shows it, /plan/:id plays it.
-  const writer = new Database(path.join(dataDir, "glow-coach.db"), { timeout: 10_000 });
+  return { cookie: await cookiesAfterVisit(server.base, "/subscribe", await cookiesAfter(server.base, quizPosts)) };
+}
+
+/**
+ * A visitor who takes the quiz, signs up, confirms the address with the e-mail's code and has
+ * seen the welcome toast once (it is cleared after one page), then owns the skincare plan (an
+ * entitlement written as a purchase would): /home shows it, /plan/:id plays it.
+ */
+async function memberOf(server, memberEmail) {
+  const cookie = await cookiesAfter(server.base, [
+    ["/quiz", ""],
+    ["/quiz/1", "skinType=dry"],
+    ["/quiz/2", "mainConcern=acne&mainConcern=redness"],
+    [
+      "/registration",
+      new URLSearchParams({ name: "Bench Member", email: memberEmail, password: "bench-password-1", confirmPassword: "bench-password-1" }).toString(),
+    ],
+    ["/login/check-email", () => new URLSearchParams({ code: codeInMailbox(server.dataDir, memberEmail) }).toString()],
+  ]);
+  const member = { cookie: await cookiesAfterVisit(server.base, "/home", cookie) };
+  const writer = new Database(path.join(server.dataDir, "glow-coach.db"), { timeout: 10_000 });
   grantPlan(writer, writer.prepare(`SELECT "id" FROM "User" WHERE "email" = ?`).get(memberEmail).id, "clear-healthy-skin");
   writer.close();
+  return member;
+}
+
+if (!only || only === "funnel") {
+  const memberEmail = `bench-home-${Date.now()}@glowcoach.test`;
+  const visitor = { ours: await visitorOf(main), before: before ? await visitorOf(before) : undefined };
+  const member = { ours: await memberOf(main, memberEmail), before: before ? await memberOf(before, memberEmail) : undefined };
+  const quiz = await againstBare("/quiz/3", visitor, "Step 3 of 12");
+  const offer = await againstBare("/subscribe", visitor, "Unlock My Clear Skin Plan");
   const home = await againstBare("/home", member, "Current Streak");
   const planPath = "/plan/clear-healthy-skin";
   const player = await againstBare(planPath, member, "Routine progress");
   const profile = await againstBare("/profile", member, memberEmail);
+  const renderedBefore = before ? await run(`${before.base}/quiz/3`, visitor.before, uncached) : undefined;
+  const rendered = await run(`${base}/quiz/3`, visitor.ours, uncached);
 
   const pages = [
     ["GET /quiz/3 (answers cookie)", quiz],
@@ -162,25 +186,34 @@ if (!only || only === "funnel") {
     ["GET /profile (signed-in member)", profile],
   ];
   const row = (name, r) => `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} |`;
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}, ${os.cpus().length} cores\n`);
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}\n`,
+  );
   console.log("| server | req/s (mean) | p50 ms | p99 ms | non-2xx + errors |");
   console.log("|---|---:|---:|---:|---:|");
-  for (const [name, { bytes, bareResult, ours }] of pages) {
+  for (const [name, { bytes, bareResult, beforeResult, ours }] of pages) {
     console.log(row(`bare node:http, the same ${bytes} bytes as ${name.split(" ")[1]}`, bareResult));
+    if (beforeResult) console.log(row(`before (${process.env.BENCH_BEFORE}) ${name}`, beforeResult));
     console.log(row(`Glow Coach ${name}`, ours));
   }
-  console.log(row("Glow Coach GET /quiz/3?render=n (page cache bypassed)", rendered));
+  if (renderedBefore) console.log(row("before: GET /quiz/3?render=n (nothing stored answers)", renderedBefore));
+  console.log(row("Glow Coach GET /quiz/3?render=n (nothing stored answers)", rendered));
   console.log("");
-  for (const [name, { bareResult, ours }] of pages) {
+  for (const [name, { bareResult, beforeResult, ours }] of pages) {
     const ratio = ours.requests.average / bareResult.requests.average;
     const met = ratio >= 0.3 && ours.latency.p99 <= 50 && ours.errors + ours.non2xx === 0;
-    console.log(`${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${ours.latency.p99} ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}`);
+    const was = beforeResult
+      ? ` (before: ${((beforeResult.requests.average / bareResult.requests.average) * 100).toFixed(1)}%, p99 ${beforeResult.latency.p99} ms)`
+      : "";
+    console.log(`${name}: ${(ratio * 100).toFixed(1)}% of bare (target ≥ 30%), p99 ${ours.latency.p99} ms (target ≤ 50 ms): ${met ? "met" : "NOT met"}${was}`);
   }
-  console.log(
-    `Full render on every request: ${((rendered.requests.average / quiz.bareResult.requests.average) * 100).toFixed(
-      1,
-    )}% of bare, p99 ${rendered.latency.p99} ms`,
-  );
+  const share = (r) => `${((r.requests.average / quiz.bareResult.requests.average) * 100).toFixed(1)}% of bare, p99 ${r.latency.p99} ms`;
+  console.log(`Full render on every request: ${share(rendered)}${renderedBefore ? ` (before: ${share(renderedBefore)})` : ""}`);
+  before?.stop();
+  if (before) fs.rmSync(before.dataDir, { recursive: true, force: true });
 }
 
 if (!only) {
@@ -200,5 +233,5 @@ if (!only || only === "lighthouse") {
   await benchLighthouse({ base, dataDir });
 }
 
-stop();
+main.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });

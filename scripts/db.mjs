@@ -10,6 +10,7 @@
 // SHADOW_DATABASE_URL) and compared with the schema. See "Changing the database" in README.md.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { startThrowawayPostgres } from "./postgres.mjs";
 
@@ -60,13 +61,39 @@ async function withDatabases(run) {
   }
 }
 
+/**
+ * The migrations folder as Prisma's diff can read it. Prisma's schema engine cannot describe
+ * PostgreSQL's constraint triggers (it stops with "RuntimeError: unreachable"), which the
+ * member data version uses to run its triggers at commit (ADR 26). Triggers are not part of
+ * the data model Prisma compares, so the diff replays a copy where they are plain triggers on
+ * the same tables; `migrate deploy` applies the files as written.
+ */
+function diffableMigrations(provider) {
+  const { migrations } = PROVIDERS[provider];
+  if (provider !== "postgresql") return { folder: migrations, remove() {} };
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "glow-migrations-"));
+  fs.cpSync(migrations, folder, { recursive: true });
+  for (const entry of fs.readdirSync(folder, { recursive: true })) {
+    const file = path.join(folder, entry);
+    if (!file.endsWith(".sql")) continue;
+    const sql = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, sql.replaceAll("CREATE CONSTRAINT TRIGGER", "CREATE TRIGGER").replaceAll("DEFERRABLE INITIALLY DEFERRED ", ""));
+  }
+  return { folder, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
+}
+
 /** `prisma migrate diff` from a provider's migrations to the schema. */
 function migrateDiff(provider, databaseUrl, extra) {
-  const { schema, migrations } = PROVIDERS[provider];
-  return spawnSync(process.execPath, [PRISMA, "migrate", "diff", "--from-migrations", migrations, "--to-schema-datamodel", schema, ...extra], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: "utf8",
-  });
+  const { schema } = PROVIDERS[provider];
+  const migrations = diffableMigrations(provider);
+  try {
+    return spawnSync(process.execPath, [PRISMA, "migrate", "diff", "--from-migrations", migrations.folder, "--to-schema-datamodel", schema, ...extra], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: "utf8",
+    });
+  } finally {
+    migrations.remove();
+  }
 }
 
 async function check() {

@@ -15,6 +15,7 @@ import crypto from "node:crypto";
 import { eventVariantsOfMany } from "~/experiments/event-variants.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
+import { outsideRecord } from "~/render/page-record.server";
 import type { EventInput } from "./events.server";
 
 const FLUSH_DELAY_MS = 100;
@@ -49,8 +50,9 @@ export function queueEvent(event: EventInput): string {
     userId: event.userId,
     createdAt: new Date(),
   });
-  if (queue.length >= MAX_BATCH) void flushEvents();
-  else timer ??= setTimeout(() => void flushEvents(), FLUSH_DELAY_MS);
+  // The batch belongs to no request: its write is not one of the page's (page-record.server.ts).
+  if (queue.length >= MAX_BATCH) outsideRecord(() => void flushEvents());
+  else timer ??= outsideRecord(() => setTimeout(() => void flushEvents(), FLUSH_DELAY_MS));
   return id;
 }
 

@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import { eventVariants } from "~/experiments/event-variants.server";
 import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
+import { repeatOnEveryView } from "~/render/page-record.server";
 import { queueEvent } from "./event-batch.server";
 
 export type EventName =
@@ -50,8 +51,12 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
 /**
  * For the offer pages: call from their loader when a visitor opens an offer. `funnel` is the
  * funnel that led there, when known. Queued, not awaited (./event-batch.server.ts): a view is
- * counted, and the page does not wait for the write.
+ * counted, and the page does not wait for the write. A page served again from memory counts
+ * its view again (app/render/page-record.server.ts).
  */
 export function recordOfferViewed(input: { visitorId: string; offer: string; funnel?: string; userId?: string }): string {
-  return queueEvent({ visitorId: input.visitorId, name: "offer_viewed", funnel: input.funnel, userId: input.userId, props: { offer: input.offer } });
+  const view = () =>
+    queueEvent({ visitorId: input.visitorId, name: "offer_viewed", funnel: input.funnel, userId: input.userId, props: { offer: input.offer } });
+  repeatOnEveryView(view);
+  return view();
 }

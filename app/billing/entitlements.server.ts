@@ -11,6 +11,7 @@
  */
 import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
+import { pageChangesAt } from "~/render/page-record.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { moneyFormat } from "~/payments/catalogue";
 
@@ -128,6 +129,9 @@ function normalise(row: Record<string, unknown>): CurrentRow {
 }
 
 function toView(row: CurrentRow, at: Date): EntitlementView {
+  // A paid period that ends later ends the access shown now (viewOf): pages change then.
+  const periodEnd = row.tier !== "single_payment" ? row.currentPeriodEnd?.getTime() : undefined;
+  if (periodEnd !== undefined && periodEnd > at.getTime()) pageChangesAt(periodEnd);
   return {
     ...viewOf(row, at),
     id: row.id,

@@ -8,6 +8,7 @@
  */
 import { forgetPages } from "~/funnels/page-cache.server";
 import { forgetRenders } from "~/render/stored-renders.server";
+import { forgetPersonalPages } from "~/render/stored-pages.server";
 import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
@@ -21,6 +22,7 @@ function clearCaches(): void {
   invalidateContent();
   forgetPages();
   forgetRenders();
+  forgetPersonalPages();
 }
 
 /** The stored version (0 before the first change ever). */

@@ -14,14 +14,14 @@ import { identifyVisitor } from "~/analytics/visitor.server";
 import { contentGeneration } from "~/content/content.server";
 import { storedFunnelVersion } from "~/experiments/experiments.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
-import { NonceSlots } from "~/security/nonce-slots.server";
+import { PageSlots } from "~/render/page-slots.server";
 import { planFunnelStep } from "./flow.server";
 import type { StepView } from "./view";
 
 const MAX_PAGES = 500;
 
 /** A page with slots where its CSP nonce goes: each response fills in a fresh one. */
-type CachedPage = NonceSlots;
+type CachedPage = PageSlots;
 
 /** Insertion-ordered, so the first key is the least recently used. */
 const pages = new Map<string, CachedPage>();
@@ -45,7 +45,7 @@ function pageKey(path: string, view: StepView): string {
 export function rememberPage(path: string, view: StepView, html: Buffer, nonce: string): void {
   const key = pageKey(path, view);
   pages.delete(key);
-  pages.set(key, NonceSlots.fromPage(html, nonce));
+  pages.set(key, PageSlots.fromPage(html, nonce));
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
 }
 

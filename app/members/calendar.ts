@@ -57,6 +57,30 @@ export function localDate(at: Date, timeZone: string): string {
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
 
+/**
+ * The first instant (to the second, rounded up) at which the date in `timeZone` is no longer
+ * the date at `at`: the next local midnight, wherever daylight saving puts it. Found by
+ * halving the next 27 hours (no zone has a longer day), about 17 date lookups.
+ */
+export function nextDayStarts(at: Date, timeZone: string): Date {
+  const today = localDate(at, timeZone);
+  // The same for every member in a zone all day: worked out once.
+  const key = `${timeZone}\u0000${today}`;
+  const known = dayEnds.get(key);
+  if (known) return known;
+  let before = at.getTime();
+  let after = before + 27 * 60 * 60 * 1000;
+  while (after - before > 1000) {
+    const middle = Math.floor((before + after) / 2);
+    if (localDate(new Date(middle), timeZone) === today) before = middle;
+    else after = middle;
+  }
+  if (dayEnds.size >= MAX_CHECKED_ZONES) dayEnds.clear();
+  dayEnds.set(key, new Date(after));
+  return new Date(after);
+}
+const dayEnds = new Map<string, Date>();
+
 /** True for a real calendar date written YYYY-MM-DD (2025-02-30 is not one). */
 export function isLocalDate(value: unknown): value is string {
   if (typeof value !== "string") return false;

@@ -7,7 +7,8 @@
 import type { SessionUser } from "~/auth/users.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
-import { isValidTimeZone, localDate, zoneForToday } from "./calendar";
+import { isValidTimeZone, localDate, nextDayStarts, zoneForToday } from "./calendar";
+import { pageChangesAt } from "~/render/page-record.server";
 import { TIME_ZONE_COOKIE } from "./time-zone";
 import { rescheduleForTimeZone } from "~/reminders/reminders.server";
 
@@ -57,6 +58,10 @@ export async function memberDay(user: SessionUser, fromBrowser: string | null): 
     if (count === 0) timeZone = stored;
     else await rescheduleForTimeZone(user.id, timeZone, at);
   }
+  // Pages built on "today" change when it ends, in the zone that counts or the browser's
+  // (whose date decides when a new zone starts counting).
+  pageChangesAt(() => nextDayStarts(at, timeZone));
+  if (isValidTimeZone(fromBrowser)) pageChangesAt(() => nextDayStarts(at, fromBrowser));
   return { timeZone, today: localDate(at, timeZone), at };
 }
 

@@ -90,6 +90,17 @@ export function formatCountdown(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** The time left as an ISO 8601 duration ("PT599S"): a countdown's `<time datetime>` and its value in the page's data. */
+export function countdownDuration(seconds: number): string {
+  return `PT${Math.max(0, Math.floor(seconds))}S`;
+}
+
+/** Seconds from countdownDuration's text; null for anything else. */
+export function durationSeconds(duration: string | null | undefined): number | null {
+  const match = /^PT(\d{1,9})S$/.exec(duration ?? "");
+  return match ? Number(match[1]) : null;
+}
+
 /** Plan prices the derivation below may match a dollar amount against (spec section 9). */
 export const STANDARD_PRICES: Record<Exclude<Tier, never>, number> = { monthly: 999, annual: 5900, single_payment: 2999 };
 

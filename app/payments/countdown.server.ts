@@ -7,6 +7,7 @@
 import { signedCookie } from "~/utils/cookies.server";
 import { z } from "zod";
 import { now } from "~/utils/clock.server";
+import { countdownOnPage } from "~/render/page-record.server";
 
 const deadlineCookie = signedCookie("gc_offer_deadlines", 60 * 60 * 24 * 30);
 
@@ -24,7 +25,10 @@ export async function offerCountdown(cookieHeader: string | null, offerId: strin
   const known = deadlines[offerId];
   // A deadline further away than the countdown's length was not issued by us for this offer.
   if (known !== undefined && known - at <= seconds * 1000) {
-    return { remainingSeconds: Math.max(0, Math.ceil((known - at) / 1000)) };
+    const remainingSeconds = Math.max(0, Math.ceil((known - at) / 1000));
+    // Shown while it runs; the page changes when it runs out (no countdown at all then).
+    if (remainingSeconds > 0) countdownOnPage(known, remainingSeconds);
+    return { remainingSeconds };
   }
   const deadline = at + seconds * 1000;
   return { remainingSeconds: seconds, setCookie: await deadlineCookie.serialize({ ...deadlines, [offerId]: deadline }) };

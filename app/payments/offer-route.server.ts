@@ -11,16 +11,28 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
+import { pageMayBeStored } from "~/render/page-record.server";
+import { countdownDuration } from "./catalogue";
 import { CHECKOUT_ERROR } from "./messages";
-import { checkoutFromOffer, offerPage } from "./offer-page.server";
+import { checkoutFromOffer, offerPage, type OfferPageView } from "./offer-page.server";
+
+/** An offer page's loader data: the view, with the seconds left as "PT599S" (countdownDuration). */
+export type OfferPageData = Omit<OfferPageView, "remainingSeconds"> & { countdown: string | null };
 
 export async function offerRouteLoader({ request, context }: LoaderFunctionArgs, path: string) {
+  // Kept and answered again from memory to this browser while nothing it shows changed; its
+  // countdown is filled in per view (ADR 26).
+  pageMayBeStored();
   // Only a full session sees what it owns; a purchase session sees the page as a visitor does.
   const page = await offerPage({ path, user: await getUser(request), visitorId: context.visitorId, cookieHeader: request.headers.get("Cookie") });
   if (!page) throw notFound(request);
   const headers = new Headers();
   for (const cookie of page.cookies) headers.append("Set-Cookie", cookie);
-  return data(page.view, { headers });
+  // The seconds left travel as "PT599S", the text the page's <time datetime> shows: a value that
+  // occurs nowhere else on the page, so a stored page can have it filled in per view (ADR 26).
+  const { remainingSeconds, ...view } = page.view;
+  const pageData: OfferPageData = { ...view, countdown: remainingSeconds === null ? null : countdownDuration(remainingSeconds) };
+  return data(pageData, { headers });
 }
 
 /** A plan button: two hidden fields. The server prices the plan from its id. */

@@ -5,7 +5,7 @@
  * matched route (root included: the member menu, a toast), plus the build. Loaders still run
  * on every request (the session is checked, cookies are set, the data is read fresh); only
  * when their data is exactly the data a page was rendered from before is the render skipped
- * and the stored bytes sent, with this response's own CSP nonce in every slot (NonceSlots).
+ * and the stored bytes sent, with this response's own CSP nonce in every slot (PageSlots).
  * So the key is the data itself, never the visitor: nobody can get a page whose data their
  * own loaders did not produce. A member reloading /home, or opening the next step of the
  * player and coming back, gets the stored bytes; finishing a step changes the data and so the
@@ -17,13 +17,13 @@ import { createHash } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { contentGeneration } from "~/content/content.server";
 import { inPreview } from "~/content/preview.server";
-import { NonceSlots } from "~/security/nonce-slots.server";
+import { PageSlots } from "~/render/page-slots.server";
 
 /** ≈ 90 KB a page: 300 pages are ≈ 27 MB. */
 const MAX_PAGES = 300;
 
 /** Insertion-ordered, so the first key is the least recently used. */
-const pages = new Map<string, NonceSlots>();
+const pages = new Map<string, PageSlots>();
 
 /** Values a render must not be keyed by: a promise (deferred data) stringifies as `{}`. */
 class NotStorable extends Error {}
@@ -60,20 +60,22 @@ export function renderKey(request: Request, status: number, context: EntryContex
     .digest("base64url");
 }
 
-/** The stored render for `key`, as one buffer with `nonce` filled in; undefined when none. */
-export function storedRender(key: string, nonce: string): Uint8Array<ArrayBuffer> | undefined {
+/** The stored render for `key`; undefined when none. */
+export function storedRender(key: string): PageSlots | undefined {
   const page = pages.get(key);
   if (!page) return undefined;
   pages.delete(key);
   pages.set(key, page);
-  const html = Buffer.concat(page.htmlParts(nonce));
-  return new Uint8Array(html.buffer as ArrayBuffer, html.byteOffset, html.length);
+  return page;
 }
 
-export function storeRender(key: string, html: Buffer, nonce: string): void {
+/** Stores a render under `key`; answers its slots. */
+export function storeRender(key: string, html: Buffer, nonce: string): PageSlots {
+  const page = PageSlots.fromPage(html, nonce);
   pages.delete(key);
-  pages.set(key, NonceSlots.fromPage(html, nonce));
+  pages.set(key, page);
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
+  return page;
 }
 
 export function forgetRenders(): void {

@@ -22,8 +22,7 @@ import { markReusable } from "~/funnels/page-cache.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
 import { contentPageAt } from "~/content/content.server";
 import { addressHistory, notePublishedPagesInBackground } from "~/content/published-pages.server";
-import type { OfferPageView } from "~/payments/offer-page.server";
-import { offerRouteAction, offerRouteLoader } from "~/payments/offer-route.server";
+import { offerRouteAction, offerRouteLoader, type OfferPageData } from "~/payments/offer-route.server";
 import { gone, notFound } from "~/utils/http.server";
 import { preloadable } from "~/utils/preloadable";
 import { formPageHeaders } from "~/utils/route-headers";
@@ -34,7 +33,7 @@ import { seo } from "~/utils/seo";
 const offerPageModule = preloadable(() => import("~/payments/components/offer-page"));
 
 /** An offer page's loader data, told apart from a funnel step's view. */
-function isOfferPage(page: object): page is OfferPageView {
+function isOfferPage(page: object): page is OfferPageData {
   return "offer" in page && "onSale" in page;
 }
 

@@ -18,10 +18,13 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
+import { pageMayBeStored } from "~/render/page-record.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  // Kept and answered again from memory to this browser while the member's data, the content and their day stay the same (ADR 26).
+  pageMayBeStored();
   const cookieHeader = request.headers.get("Cookie");
   // A session of either kind: a purchase session sees the routine it paid for.
   const user = (await getSession(request))?.user ?? null;

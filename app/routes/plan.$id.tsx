@@ -20,6 +20,7 @@ import { notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
+import { pageMayBeStored } from "~/render/page-record.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {
@@ -35,6 +36,8 @@ async function routineMember(request: Request, planId: string): Promise<SessionU
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
+  // Kept and answered again from memory to this browser while the member's data, the content and their day stay the same (ADR 26).
+  pageMayBeStored();
   const planId = params.id ?? "";
   const user = await routineMember(request, planId);
   const cookieHeader = request.headers.get("Cookie");

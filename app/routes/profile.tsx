@@ -21,11 +21,14 @@ import { getPlan } from "~/content/content.server";
 import { CheckIcon } from "~/components/ui/icons";
 import { subscriptionDetails } from "~/members/profile";
 import { seo } from "~/utils/seo";
+import { pageMayBeStored } from "~/render/page-record.server";
 import { logger } from "~/utils/logger.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  // Kept and answered again from memory to this browser while the member's data and the content stay the same (ADR 26).
+  pageMayBeStored();
   const user = await requireUser(request);
   const entitlements = await entitlementsOf(user.id).catch((error) => {
     // A subscription check error on the profile is logged only: the page still shows what it can.

@@ -11,13 +11,25 @@ import { env } from "./env.server";
 
 const requestOffset = new AsyncLocalStorage<number>();
 
+/** The file's offset, read again only when the file changed (a stat costs a fraction of a read). */
+let fileClock: { stamp: string; offsetMs: number } | undefined;
+
 function fileOffsetMs(): number {
+  const file = path.join(env.dataDir, "test-clock.json");
+  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!stat) return 0;
+  const stamp = `${stat.mtimeNs}:${stat.size}:${stat.ino}`;
+  if (fileClock?.stamp === stamp) return fileClock.offsetMs;
+  let offsetMs = 0;
   try {
-    const { offsetMs } = JSON.parse(fs.readFileSync(path.join(env.dataDir, "test-clock.json"), "utf8"));
-    return typeof offsetMs === "number" ? offsetMs : 0;
+    const parsed = JSON.parse(fs.readFileSync(file, "utf8")).offsetMs;
+    if (typeof parsed === "number") offsetMs = parsed;
   } catch {
+    // Half written or not JSON: no offset, and read again next time.
     return 0;
   }
+  fileClock = { stamp, offsetMs };
+  return offsetMs;
 }
 
 function offsetMs(): number {
@@ -31,7 +43,11 @@ export function now(): Date {
 
 /** Runs `next` (the rest of the request) with the header's clock offset; server.mjs calls it only with TEST_CLOCK=1. */
 export function withRequestClock(header: string | string[] | undefined, next: () => void): void {
+  runWithRequestClock(header, next);
+}
+
+/** `work`'s result, worked out with the header's clock offset (TEST_CLOCK=1 only). */
+export function runWithRequestClock<T>(header: string | string[] | undefined, work: () => T): T {
   const offset = Number(Array.isArray(header) ? header[0] : header);
-  if (env.testClock && Number.isSafeInteger(offset)) requestOffset.run(offset, next);
-  else next();
+  return env.testClock && Number.isSafeInteger(offset) ? requestOffset.run(offset, work) : work();
 }

@@ -8,12 +8,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaClient } from "~/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma-postgresql/client";
 import { databaseProvider, type DatabaseProvider } from "./database-url.server";
 import { env } from "./env.server";
 import { logger } from "./logger.server";
+import { noteSideEffect } from "~/render/page-record.server";
 
 export const provider: DatabaseProvider = databaseProvider(env.databaseUrl) ?? "sqlite";
 
@@ -22,10 +24,44 @@ export function sqliteFile(url: string): string {
   return path.resolve(url.slice("file:".length));
 }
 
+const READ = /^\s*(?:SELECT|WITH|PRAGMA|EXPLAIN)\b/i;
+
+/** Notes every statement that may change data: a page whose render wrote is never served again from memory. */
+function noteWrites<Q extends Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">>(queryable: Q): Q {
+  const queryRaw = queryable.queryRaw.bind(queryable);
+  const executeRaw = queryable.executeRaw.bind(queryable);
+  queryable.queryRaw = (query: SqlQuery) => {
+    if (!READ.test(query.sql)) noteSideEffect("database write (Prisma)");
+    return queryRaw(query);
+  };
+  queryable.executeRaw = (query: SqlQuery) => {
+    noteSideEffect("database write (Prisma)");
+    return executeRaw(query);
+  };
+  return queryable;
+}
+
+/**
+ * The driver adapter with writes noted (app/render/page-record.server.ts): every statement
+ * Prisma sends passes through queryRaw or executeRaw, of the connection or of a transaction.
+ */
+function recordingWrites(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect() {
+      const adapter = noteWrites(await factory.connect());
+      const startTransaction = adapter.startTransaction.bind(adapter);
+      adapter.startTransaction = async (...args): Promise<Transaction> => noteWrites(await startTransaction(...args));
+      return adapter;
+    },
+  };
+}
+
 function createSqliteClient(): PrismaClient {
   fs.mkdirSync(path.dirname(sqliteFile(env.databaseUrl)), { recursive: true });
   // better-sqlite3 waits up to `timeout` ms for a lock instead of failing at once.
-  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: env.databaseUrl, timeout: 5000 }) });
+  const client = new PrismaClient({ adapter: recordingWrites(new PrismaBetterSQLite3({ url: env.databaseUrl, timeout: 5000 })) });
   // WAL lets readers and the writer work side by side; the setting is kept in the file.
   void client
     .$queryRawUnsafe("PRAGMA journal_mode = WAL")
@@ -52,7 +88,7 @@ export function createPostgresPool(): pg.Pool {
 
 function createPostgresClient(pool: pg.Pool): PrismaClient {
   // Same API: the PostgreSQL client's input types are a superset of the SQLite client's.
-  return new PostgresPrismaClient({ adapter: new PrismaPg(pool) }) as unknown as PrismaClient;
+  return new PostgresPrismaClient({ adapter: recordingWrites(new PrismaPg(pool)) }) as unknown as PrismaClient;
 }
 
 // In development the module is re-evaluated on every change; keep one client.

@@ -18,6 +18,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { db, postgresPool, provider, sqliteFile } from "./db.server";
 import { env } from "./env.server";
+import { noteSideEffect } from "~/render/page-record.server";
 
 export type Sql = { strings: TemplateStringsArray; values: unknown[] };
 
@@ -34,12 +35,27 @@ type Engine = {
 
 /** Rows of a SELECT, or of a write with RETURNING. */
 export async function queryRows<T>(statement: Sql): Promise<T[]> {
+  noteIfWrite(statement);
   return (await engine().queryRows(statement)) as T[];
 }
 
 /** Runs a write; answers the number of rows it changed. */
 export async function execute(statement: Sql): Promise<number> {
+  noteIfWrite(statement);
   return engine().execute(statement);
+}
+
+const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
+const writes = new WeakMap<TemplateStringsArray, boolean>();
+
+/** A page whose render wrote to the database is never served again from memory (app/render/page-record.server.ts). */
+function noteIfWrite({ strings }: Sql): void {
+  let write = writes.get(strings);
+  if (write === undefined) {
+    write = WRITE.test(strings[0]);
+    writes.set(strings, write);
+  }
+  if (write) noteSideEffect("database write");
 }
 
 /** At shutdown, after the last request: closes Prisma, this module's connection and the pool. */

@@ -12,6 +12,7 @@ import { CheckIcon } from "~/components/ui/icons";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { formErrorsOf } from "~/utils/form-errors";
+import { durationSeconds } from "../catalogue";
 import { checkoutErrorTitle } from "../messages";
 import type { OfferPageView, Ownership } from "../offer-page.server";
 import type { offerRouteAction, offerRouteLoader } from "../offer-route.server";
@@ -32,10 +33,10 @@ export function refusalOf(result: ActionData): { alreadyOwned: string } | { chec
 }
 
 export function OfferPage() {
-  const { offer, remainingSeconds, matches, reason, personalised, owned, onSale } = useLoaderData<typeof offerRouteLoader>();
+  const { offer, countdown, matches, reason, personalised, owned, onSale } = useLoaderData<typeof offerRouteLoader>();
   const lastResult = useActionData<typeof offerRouteAction>();
   const hydrated = useHydrated();
-  const seconds = useCountdown(remainingSeconds);
+  const seconds = useCountdown(durationSeconds(countdown));
   const [selected, setSelected] = useState<string | null>(null);
   const refused = refusalOf(lastResult);
   const checkoutError = refused && "checkoutError" in refused ? refused.checkoutError : null;

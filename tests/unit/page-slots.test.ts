@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { newNonce } from "~/security/headers.server";
-import { NonceSlots } from "~/security/nonce-slots.server";
+import { PageSlots } from "~/render/page-slots.server";
 
 const page = (nonce: string) =>
   Buffer.from(
@@ -12,7 +12,7 @@ const page = (nonce: string) =>
 describe("a stored page gets a fresh nonce per response", () => {
   it("fills every place the nonce was, in plain and gzip form", () => {
     const rendered = newNonce();
-    const slots = NonceSlots.fromPage(page(rendered), rendered);
+    const slots = PageSlots.fromPage(page(rendered), rendered);
     expect(slots.slots).toBe(3);
     for (let i = 0; i < 5; i++) {
       const fresh = newNonce();
@@ -25,7 +25,7 @@ describe("a stored page gets a fresh nonce per response", () => {
 
   it("works for a page without a nonce, and compresses well", () => {
     const html = Buffer.from("<p>no scripts</p>".repeat(1000));
-    const slots = NonceSlots.fromPage(html, newNonce());
+    const slots = PageSlots.fromPage(html, newNonce());
     expect(slots.slots).toBe(0);
     const gzip = slots.gzip(newNonce());
     expect(zlib.gunzipSync(gzip).equals(html)).toBe(true);
