@@ -82,7 +82,11 @@ test.describe("partnerships page", () => {
     await expect(page.getByRole("heading", { name: "Trusted by Beauty Brands" })).toBeVisible();
     const logos = page.locator("#brands + ul img");
     await expect(logos).toHaveCount(4);
-    for (const logo of await logos.all()) expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Below the fold the logos load lazily: once scrolled to, each one shows.
+    for (const logo of await logos.all()) {
+      await logo.scrollIntoViewIfNeeded();
+      await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    }
     await expect(page.getByText("Sofia Marquez")).toBeVisible();
     for (const name of ["Book Demo", "See Example"]) {
       const links = page.getByRole("link", { name, exact: true });
