@@ -367,7 +367,7 @@ test.describe("Google sign-in", () => {
       const popupOpened = page.waitForEvent("popup");
       await page.getByRole("button", { name: "Continue with Google" }).click();
       const popup = await popupOpened;
-      const closed = popup.waitForEvent("close", { timeout: 6_000 });
+      const closed = popup.waitForEvent("close", { timeout: 20_000 });
       // The popup goes to the OpenID server, comes back to /auth/callback and closes itself.
       const callback = await popup.waitForResponse((r) => new URL(r.url()).pathname === "/auth/callback");
       expect(callback.status()).toBe(200);
