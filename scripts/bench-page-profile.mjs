@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import { codeInMailbox, cookiesAfter, cookiesAfterVisit } from "./bench-cookies.mjs";
 import { part } from "./profile-parts.mjs";
 import { grantPlan } from "./seed-entitlement.mjs";
+import { serverReady } from "./server-ready.mjs";
 
 const checkout = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, ".."));
 const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 300);
@@ -36,17 +37,7 @@ const server = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileD
   },
   stdio: ["ignore", "ignore", "inherit"],
 });
-for (
-  let i = 0;
-  !(await fetch(`${base}/`).then(
-    (r) => r.ok,
-    () => false,
-  ));
-  i++
-) {
-  if (i > 400) throw new Error("the server did not start");
-  await new Promise((r) => setTimeout(r, 250));
-}
+await serverReady(base);
 
 const quizPosts = [
   ["/quiz", ""],

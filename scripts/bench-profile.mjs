@@ -12,6 +12,7 @@ import path from "node:path";
 import { finishAll, openDatabase, seedMembers } from "./bench-routine.mjs";
 import { startThrowawayPostgres } from "./postgres.mjs";
 import { part } from "./profile-parts.mjs";
+import { serverReady } from "./server-ready.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -38,17 +39,7 @@ const env = {
 
 execFileSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "ignore" });
 const server = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "server.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
-for (
-  let i = 0;
-  !(await fetch(`${base}/`).then(
-    (r) => r.ok,
-    () => false,
-  ));
-  i++
-) {
-  if (i > 400) throw new Error("the server did not start");
-  await new Promise((r) => setTimeout(r, 250));
-}
+await serverReady(base);
 const db = await openDatabase({ database }, dataDir, postgres?.url);
 const { members } = await seedMembers(db, sessionSecret, MEMBERS, 6, "profile");
 const { members: warmUp } = await seedMembers(db, sessionSecret, MEMBERS, 0, "profile-warm");

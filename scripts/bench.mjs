@@ -20,6 +20,7 @@ import { benchLoad } from "./bench-load.mjs";
 import { benchQuiz } from "./bench-quiz.mjs";
 import { benchRoutine } from "./bench-routine.mjs";
 import { codeInMailbox, cookiesAfter, cookiesAfterVisit } from "./bench-cookies.mjs";
+import { serverReady } from "./server-ready.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -65,15 +66,7 @@ async function startServer(dir, port) {
   });
   servers.push(server);
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/`)).ok) break;
-    } catch {
-      // Not listening yet: try again.
-    }
-    if (i > 400) throw new Error(`the server in ${dir} did not start`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await serverReady(base, `the server in ${dir}`);
   return { base, dataDir, stop: () => server.kill("SIGTERM") };
 }
 
