@@ -22,6 +22,8 @@ declare module "@remix-run/node" {
     clientIp: string;
     /** This response's Content-Security-Policy nonce. */
     cspNonce: string;
+    /** Asked by the app's own JavaScript (a `.data` request): it reads answers as data, not as pages. */
+    dataRequest: boolean;
   }
 }
 
@@ -44,7 +46,7 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
     // Only landings that say where the visitor came from are written (first touch wins).
     if (attribution) await rememberLanding(visitorId, attribution);
   }
-  return { visitorId, clientIp: clientIp(req), cspNonce: newNonce() };
+  return { visitorId, clientIp: clientIp(req), cspNonce: newNonce(), dataRequest: isSingleFetchRequest(req.url) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
@@ -15,6 +16,7 @@ import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
 import { pixelBootstrap } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
 import { seo } from "~/utils/seo";
+import { movesWithinFunnel } from "~/funnels/navigation";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -49,6 +51,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers },
   );
 }
+
+/** Moving within a funnel changes nothing the root shows: its data is not asked for again (app/funnels/navigation.ts). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formAction, defaultShouldRevalidate }) =>
+  movesWithinFunnel({ currentUrl, nextUrl, formAction }) ? false : defaultShouldRevalidate;
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 

@@ -26,6 +26,7 @@ import {
 } from "./engine";
 import type { Funnel, Step } from "./schema";
 import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
+import { withSetCookies } from "~/utils/cookies.server";
 import type { ClientStep, InsightView, StepView } from "./view";
 import { logger } from "~/utils/logger.server";
 
@@ -209,4 +210,22 @@ export async function answerFunnelStep(at: StepToAnswer, submitted: StepAnswers)
 /** Funnel links come from content: only paths on this site are followed. */
 function goOn(to: string, cookies: string[] = []): Go {
   return go(safeRedirect(to, "/"), cookies);
+}
+
+/**
+ * The page an answer leads to, opened as its own request would open it (events and cookies
+ * planned, not performed), for the app's JavaScript, which shows it without asking again.
+ * Null when the answer leads out of this funnel or that step would send the visitor elsewhere.
+ */
+export async function nextStepOf(
+  funnel: Funnel,
+  answered: Go,
+  cookieHeader: string | null,
+  version?: FunnelVersion | null,
+): Promise<Extract<LoadOutcome, { kind: "view" }> | null> {
+  const inFunnel = answered.go === funnel.route || funnel.steps.some((step) => stepPath(funnel, step.id) === answered.go);
+  if (!inFunnel) return null;
+  const stepParam = answered.go === funnel.route ? undefined : answered.go.slice(funnel.route.length + 1);
+  const outcome = await planFunnelStep({ cookieHeader: withSetCookies(cookieHeader, answered.cookies), route: funnel.route, stepParam, version });
+  return outcome.kind === "view" ? outcome : null;
 }

@@ -9,7 +9,7 @@
  */
 import { Suspense, useEffect } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { redirect as clientRedirect, useLoaderData, type ClientActionFunctionArgs, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
@@ -17,7 +17,9 @@ import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel"
 import { env } from "~/utils/env.server";
 import { getUser } from "~/auth/guards.server";
 import { funnelForViewer } from "~/experiments/experiments.server";
-import { answerFunnelStep, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
+import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LoadOutcome } from "~/funnels/flow.server";
+import type { StepView } from "~/funnels/view";
+import { isHandoff, keepHandoff, noteFunnelShown, takeHandoff, type StepHandoff } from "~/funnels/navigation";
 import { markReusable } from "~/funnels/page-cache.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
 import { contentPageAt } from "~/content/content.server";
@@ -64,9 +66,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
+  return data(await stepPage(outcome, context.visitorId), { headers: cookieHeaders(outcome.setCookie) });
+}
+
+/** A step's page data: its view, after recording what opening it means (and the pixel's copies of those events). */
+async function stepPage(outcome: Extract<LoadOutcome, { kind: "view" }>, visitorId: string): Promise<StepView & { pixelEvents?: PixelEvent[] }> {
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
-    const eventId = await recordEvent({ ...event, visitorId: context.visitorId });
+    const eventId = await recordEvent({ ...event, visitorId });
     // The pixel's ViewContent / Lead carry the first-party event's id (de-duplication).
     if (eventId && env.metaPixelId && event.funnel) {
       const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
@@ -74,10 +81,9 @@ export async function loader(args: LoaderFunctionArgs) {
       if (event.name === "funnel_completed") pixelEvents.push(leadEvent(info));
     }
   }
-  if (pixelEvents.length) return data({ ...outcome.view, pixelEvents }, { headers: cookieHeaders(outcome.setCookie) });
+  if (pixelEvents.length) return { ...outcome.view, pixelEvents };
   // Opening this step changed nothing, so its rendered page may be served again from memory.
-  const view = outcome.events?.length || outcome.setCookie ? outcome.view : markReusable(outcome.view);
-  return data(view, { headers: cookieHeaders(outcome.setCookie) });
+  return outcome.events?.length || outcome.setCookie ? outcome.view : markReusable(outcome.view);
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -93,7 +99,25 @@ export async function action(args: ActionFunctionArgs) {
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
   for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
-  return goTo(answered);
+  // The app's own JavaScript gets the next step's page with the answer: one request per step.
+  const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
+  if (!next) return goTo(answered);
+  const headers = new Headers();
+  for (const cookie of [...answered.cookies, ...(next.setCookie ? [next.setCookie] : [])]) headers.append("Set-Cookie", cookie);
+  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId) };
+  return data({ handoff }, { headers });
+}
+
+/** An answer that hands the next page over is shown without asking the server again (app/funnels/navigation.ts). */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  const answer = await serverAction<typeof action>();
+  if (!isHandoff(answer)) return answer;
+  keepHandoff(answer.handoff);
+  return clientRedirect(answer.handoff.to);
+}
+
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  return (takeHandoff(new URL(request.url)) as Awaited<ReturnType<typeof loader>>["data"] | null) ?? serverLoader<typeof loader>();
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => {
@@ -130,6 +154,10 @@ function useOfferCodeAhead(page: object) {
 export default function ContentPageRoute() {
   const page = useLoaderData<typeof loader>();
   useOfferCodeAhead(page);
+  const funnelRoute = isOfferPage(page) ? undefined : page.funnel.route;
+  useEffect(() => {
+    if (funnelRoute) noteFunnelShown(funnelRoute);
+  }, [funnelRoute]);
   if (isOfferPage(page))
     return (
       <Suspense fallback={null}>

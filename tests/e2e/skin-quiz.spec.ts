@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { choose, eventsFor, jsEnabled, visitorId } from "./support";
+import { choose, eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 
 /** One answer per step, as a visitor would pick them (labels as shown on screen). */
 const ANSWERS: { step: number; labels: string[]; button: string; progress: string }[] = [
@@ -72,6 +72,33 @@ test.describe("skin quiz", () => {
       insight: "insight-skin-redness",
       answers: { skinType: "dry", mainConcern: ["redness", "fine-lines"] },
     });
+  });
+
+  test("with JavaScript, an answer is one request: the next question comes with it, and Back needs one more", async ({ page }, testInfo) => {
+    test.skip(!jsEnabled(testInfo), "the app's JavaScript makes the requests counted here");
+    await page.goto("/quiz/0");
+    await hydrated(page, testInfo);
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      if (!/\/assets\/|\/favicon\./.test(request.url())) requests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await page.getByRole("button", { name: "Get My Clear Skin Plan" }).click();
+    await expect(page.getByText("Step 1 of 12", { exact: true })).toBeVisible();
+    expect(requests).toEqual(["POST /quiz/0.data"]);
+    for (const { step, labels, button } of ANSWERS.slice(0, 3)) {
+      requests.length = 0;
+      for (const label of labels) await choose(page, label);
+      await page.getByRole("button", { name: button, exact: true }).click();
+      await expect(page.getByText(`Step ${step + 1} of 12`, { exact: true })).toBeVisible();
+      await expect(page).toHaveURL(`/quiz/${step + 1}`);
+      expect(requests).toEqual([`POST /quiz/${step}.data`]);
+    }
+    // A link within the quiz asks for that step alone (the page around it is the same).
+    requests.length = 0;
+    await page.getByRole("link", { name: "Back" }).click();
+    await expect(page).toHaveURL("/quiz/3");
+    await expect(page.getByRole("radio", { name: "Over a year" })).toBeChecked();
+    expect(requests).toEqual(["GET /quiz/3.data"]);
   });
 
   test("answers survive a reload and are preselected; Back goes to the previous step", async ({ page }) => {
