@@ -5,15 +5,16 @@
  * a second push writes nothing. Pull mirrors the published dataset into the same files,
  * each document in the file, position and field order it had, written in that file's own
  * style, so `git diff` shows exactly what a marketer changed. Pictures uploaded in the Studio
- * are copied into public/images/cms/, and videos and captions into public/videos/cms/ (once
- * each: an uploaded asset never changes), so the pulled files show and play them with no
- * Sanity at all (app/content/types.ts: ContentImage, uploadedFileCopy).
+ * are copied into public/images/cms/ as each document crops them (cut by Sanity's CDN, so the
+ * copy is what the CDN shows), and videos and captions into public/videos/cms/ (once each: an
+ * uploaded asset never changes), so the pulled files show and play them with no Sanity at
+ * all (app/content/types.ts: ContentImage, uploadedImageCopy, uploadedFileCopy).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readEmbeddedDataset, type Document } from "../app/content/embedded-dataset.server";
 import { fromSanityDocument, orderLike, sameDocument, toSanityDocument } from "../app/content/sanity-format";
-import { FILE_ASSET_ID, IMAGE_ASSET_ID, uploadedFileCopy } from "../app/content/types";
+import { FILE_ASSET_ID, IMAGE_ASSET_ID, uploadedFileCopy, uploadedImageCopy, type ImageCrop } from "../app/content/types";
 
 /** The part of @sanity/client these scripts use. */
 export type ContentClient = {
@@ -171,38 +172,52 @@ export async function pullContent(client: ContentClient, root: string): Promise<
   return report;
 }
 
-/** Ids of the uploaded images and files a value uses (`{asset: {_ref: "image-…" | "file-…"}}` anywhere in it). */
-function assetIds(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(assetIds);
+/** An uploaded image or file a document uses, with the crop it is shown with (images). */
+type AssetUse = { id: string; crop: ImageCrop | null };
+
+/** The uploaded images and files a value uses (`{asset: {_ref: "image-…" | "file-…"}, crop?}` anywhere in it). */
+function assetUses(value: unknown): AssetUse[] {
+  if (Array.isArray(value)) return value.flatMap(assetUses);
   if (value === null || typeof value !== "object") return [];
   const record = value as Record<string, unknown>;
   const ref = (record.asset as { _ref?: unknown } | undefined)?._ref;
-  const own = typeof ref === "string" && (IMAGE_ASSET_ID.test(ref) || FILE_ASSET_ID.test(ref)) ? [ref] : [];
-  return [...own, ...Object.values(record).flatMap(assetIds)];
+  const crop = record.crop && typeof record.crop === "object" ? (record.crop as ImageCrop) : null;
+  const own =
+    typeof ref === "string" && (IMAGE_ASSET_ID.test(ref) || FILE_ASSET_ID.test(ref)) ? [{ id: ref, crop: IMAGE_ASSET_ID.test(ref) ? crop : null }] : [];
+  return [...own, ...Object.values(record).flatMap(assetUses)];
 }
 
-/** Where the embedded dataset's pages find an uploaded asset's copy (under public/), or null for an id of another shape. */
-function copyPath(id: string): string | null {
-  const [, name, width, height, format] = IMAGE_ASSET_ID.exec(id) ?? [];
-  if (name) return `public/images/cms/${name}-${width}x${height}.${format}`;
-  const file = uploadedFileCopy({ asset: { _ref: id } });
-  return file ? `public${file}` : null;
+/**
+ * Where the embedded dataset's pages find an uploaded asset's copy (under public/) and the
+ * CDN parameters that make it (an image's crop), or null for an id of another shape.
+ */
+function copyOf(use: AssetUse): { file: string; query: string } | null {
+  const image = uploadedImageCopy(use.id, use.crop);
+  if (image)
+    return { file: `public${image.path}`, query: image.rect ? `rect=${image.rect.left},${image.rect.top},${image.rect.width},${image.rect.height}` : "" };
+  const file = uploadedFileCopy({ asset: { _ref: use.id } });
+  return file ? { file: `public${file}`, query: "" } : null;
 }
 
-/** Copies the uploaded images and files the documents use under public/, where the embedded dataset's pages find them. */
+/** Copies the uploaded images (as cropped) and files the documents use under public/, where the embedded dataset's pages find them. */
 async function copyUploadedAssets(client: ContentClient, docs: Document[], root: string): Promise<string[]> {
-  const ids = [...new Set(docs.flatMap(assetIds))];
+  const uses = docs.flatMap(assetUses);
+  const ids = [...new Set(uses.map((u) => u.id))];
   if (!ids.length) return [];
   const assets = await client.fetch<{ _id: string; url?: string }[]>(`*[_type in ["sanity.imageAsset", "sanity.fileAsset"] && _id in $ids]{_id, url}`, { ids });
+  const urls = new Map(assets.map((a) => [a._id, a.url]));
   const copied: string[] = [];
-  for (const asset of assets) {
-    const file = copyPath(asset._id);
-    if (!file || !asset.url || fs.existsSync(path.join(root, file))) continue;
-    const response = await fetch(asset.url);
-    if (!response.ok) throw new Error(`could not download the upload ${asset._id} (${asset.url}): HTTP ${response.status}`);
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), Buffer.from(await response.arrayBuffer()));
-    copied.push(file);
+  for (const use of uses) {
+    const copy = copyOf(use);
+    const url = urls.get(use.id);
+    if (!copy || !url || fs.existsSync(path.join(root, copy.file))) continue;
+    // The crop is cut by Sanity's image CDN, as it is for the pages it serves.
+    const source = copy.query ? `${url}${url.includes("?") ? "&" : "?"}${copy.query}` : url;
+    const response = await fetch(source);
+    if (!response.ok) throw new Error(`could not download the upload ${use.id} (${source}): HTTP ${response.status}`);
+    fs.mkdirSync(path.dirname(path.join(root, copy.file)), { recursive: true });
+    fs.writeFileSync(path.join(root, copy.file), Buffer.from(await response.arrayBuffer()));
+    copied.push(copy.file);
   }
   return copied;
 }

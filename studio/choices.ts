@@ -2,11 +2,19 @@
  * What the Studio's pickers offer, worked out from the document being edited (and the
  * documents it points at): a branch picks one of the quiz's steps, a condition one of the
  * answers its quiz asks and that answer's options, an offer's sections one of the offer's
- * plans, a link one of the app's pages. Pure functions of plain documents (no Studio
- * imports), so tests call them too; studio/inputs/pickers.tsx renders them.
+ * plans, a link one of the app's pages. In an experiment the steps and answers are those of
+ * the quiz it changes, and the plans those of the offer it changes. Pure functions of plain
+ * documents and a fetch (no Studio imports), so tests call them too; studio/inputs/pickers.tsx
+ * renders them.
  */
 
 export type Choice = { value: string; title: string };
+/** A field's picker, named in its schema's `options.picker`. */
+export type Picker = "step" | "answerField" | "answerValues" | "offerPlan" | "offerPlans" | "funnelId" | "funnelIds" | "page";
+/** A GROQ query against the dataset (the Studio's client: drafts over published). */
+export type Fetch = (query: string, params?: Record<string, unknown>) => Promise<unknown>;
+/** Where a field is in its document, as the Studio says: field names, array indexes and item keys. */
+export type FieldPath = readonly (string | number | { _key: string })[];
 /** An answer a quiz asks: its field name, the question and its options. */
 export type AnswerChoice = { field: string; title: string; options: Choice[] };
 
@@ -88,4 +96,76 @@ export function pageChoices(offers: unknown[], funnels: unknown[]): Choice[] {
     if (isObject(funnel) && str(funnel.route))
       pages.push({ value: funnel.route as string, title: `${funnel.route as string} · quiz: ${str(funnel.title) ?? ""}` });
   return pages.sort((a, b) => a.value.localeCompare(b.value));
+}
+
+const refOf = (value: unknown): string | undefined => (isObject(value) ? str(value._ref) : undefined);
+
+/** The value at `path` in a document (undefined where there is none). */
+export function valueAt(doc: unknown, path: FieldPath): unknown {
+  let node = doc;
+  for (const segment of path) {
+    if (typeof segment === "object") node = Array.isArray(node) ? node.find((item) => isObject(item) && item._key === segment._key) : undefined;
+    else if (typeof segment === "number") node = Array.isArray(node) ? node[segment] : undefined;
+    else node = isObject(node) ? node[segment] : undefined;
+  }
+  return node;
+}
+
+/**
+ * The quizzes whose steps and answers a document's pickers offer: a quiz its own, a plan the
+ * quizzes it takes answers from, an experiment the quiz it changes (fetched: its steps are
+ * not in the experiment).
+ */
+async function quizzesOf(doc: Loose, fetch: Fetch): Promise<Loose[]> {
+  if (doc._type === "funnel") return [doc];
+  const ids =
+    doc._type === "plan"
+      ? list(doc.answersFrom).flatMap((r) => (refOf(r) ? [refOf(r)!] : []))
+      : doc._type === "experiment" && refOf(doc.funnel)
+        ? [refOf(doc.funnel)!]
+        : [];
+  return ids.length ? list(await fetch(`*[_type == "funnel" && _id in $ids]{_id, steps}`, { ids })) : [];
+}
+
+async function answersOf(doc: Loose, fetch: Fetch): Promise<AnswerChoice[]> {
+  const quizzes = await quizzesOf(doc, fetch);
+  const refs = sharedQuestionRefs(quizzes);
+  const shared = refs.length ? list(await fetch(`*[_type == "question" && _id in $ids]`, { ids: refs })) : [];
+  return answerChoices(quizzes, new Map(shared.map((q) => [String(q._id), q])));
+}
+
+/** The offer whose plans a document's pickers offer: an offer its own, an experiment the offer it changes. */
+async function offerOf(doc: Loose, fetch: Fetch): Promise<unknown> {
+  if (doc._type === "offer") return doc;
+  const id = doc._type === "experiment" ? refOf(doc.offer) : undefined;
+  return id ? fetch(`*[_type == "offer" && _id == $id][0]{plans}`, { id }) : null;
+}
+
+/**
+ * What the picker of the field at `path` in `doc` (the document being edited) offers. A
+ * branch's step and the steps of an experiment are steps of one quiz (the first, for a plan,
+ * which has no branches); a condition's options are those of the answer its `field` names.
+ */
+export async function pickerChoices(picker: Picker, doc: unknown, path: FieldPath, fetch: Fetch): Promise<Choice[]> {
+  const document = isObject(doc) ? doc : {};
+  switch (picker) {
+    case "step":
+      return stepChoices((await quizzesOf(document, fetch))[0]);
+    case "answerField":
+      return (await answersOf(document, fetch)).map((a) => ({ value: a.field, title: `${a.field} · ${a.title}` }));
+    case "answerValues": {
+      const field = valueAt(document, [...path.slice(0, -1), "field"]);
+      return (await answersOf(document, fetch)).find((a) => a.field === field)?.options ?? [];
+    }
+    case "offerPlan":
+    case "offerPlans":
+      return offerPlanChoices(await offerOf(document, fetch));
+    case "funnelId":
+    case "funnelIds":
+      return funnelChoices(list(await fetch(`*[_type == "funnel"] | order(id asc){id, title}`)));
+    case "page": {
+      const pages = await fetch(`{"offers": *[_type == "offer"]{path, pageTitle}, "funnels": *[_type == "funnel"]{route, title}}`);
+      return isObject(pages) ? pageChoices(list(pages.offers), list(pages.funnels)) : [];
+    }
+  }
 }

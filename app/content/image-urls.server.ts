@@ -4,7 +4,7 @@
  * of widths up to its own, in the browser's best format (`auto=format`) at quality 80, with
  * the editor's crop applied by the CDN. Pages only render what is here (ContentImage), so
  * no image code reaches the browser. Without Sanity, uploaded images keep their copy under
- * /images/cms/ (content:pull writes it).
+ * /images/cms/, cut to the same crop (content:pull writes it: uploadedImageCopy in ./types.ts).
  */
 import { createImageUrlBuilder } from "@sanity/image-url";
 import type { ContentImage } from "./types";

@@ -100,20 +100,54 @@ export type ContentImage = {
   asset: { id: string; crop: ImageCrop | null } | null;
 };
 
+/** A rectangle of an uploaded image, in its pixels. */
+export type ImageRect = { left: number; top: number; width: number; height: number };
+
+/**
+ * What the editor's crop keeps of an uploaded image, in its pixels, rounded as
+ * @sanity/image-url rounds the `rect` it asks the CDN for; null when nothing is cut.
+ */
+export function cropRect(width: number, height: number, crop: ImageCrop | null): ImageRect | null {
+  if (!crop) return null;
+  const left = Math.round(crop.left * width);
+  const top = Math.round(crop.top * height);
+  const rect = {
+    left,
+    top,
+    width: Math.max(1, Math.round(width - crop.right * width - left)),
+    height: Math.max(1, Math.round(height - crop.bottom * height - top)),
+  };
+  return rect.left === 0 && rect.top === 0 && rect.width === width && rect.height === height ? null : rect;
+}
+
+/**
+ * The copy of an uploaded image the embedded dataset shows (under public/, written by
+ * content:pull): the editor's crop of it, as Sanity's CDN cuts it (`rect`), so the page shows
+ * without Sanity what it shows with it. Vector images are shown whole, as the CDN serves them.
+ */
+export function uploadedImageCopy(id: string, crop: ImageCrop | null): { path: string; rect: ImageRect | null; width: number; height: number } | null {
+  const [, name, w, h, format] = IMAGE_ASSET_ID.exec(id) ?? [];
+  if (!name) return null;
+  const rect = format === "svg" ? null : cropRect(Number(w), Number(h), crop);
+  if (!rect) return { path: `/images/cms/${name}-${w}x${h}.${format}`, rect, width: Number(w), height: Number(h) };
+  return { path: `/images/cms/${name}-crop-${rect.left}-${rect.top}-${rect.width}x${rect.height}.${format}`, rect, width: rect.width, height: rect.height };
+}
+
 /** Where the editor's crop leaves an uploaded image: its size in pixels and the hotspot within it. */
 function uploadedImage(id: string, crop: ImageCrop | null, hotspot: z.infer<typeof ImageHotspot> | null, alt: string): ContentImage {
-  const [, name, w, h, format] = IMAGE_ASSET_ID.exec(id)!;
-  const cut = crop ?? { top: 0, bottom: 0, left: 0, right: 0 };
-  const keptWidth = Math.max(1e-6, 1 - cut.left - cut.right);
-  const keptHeight = Math.max(1e-6, 1 - cut.top - cut.bottom);
+  const copy = uploadedImageCopy(id, crop)!;
+  const [, , w, h] = IMAGE_ASSET_ID.exec(id)!;
+  const kept = copy.rect ?? { left: 0, top: 0, width: Number(w), height: Number(h) };
   const percent = (share: number) => `${Math.round(Math.min(1, Math.max(0, share)) * 1000) / 10}%`;
   return {
-    src: `/images/cms/${name}-${w}x${h}.${format}`,
+    src: copy.path,
     srcSet: null,
-    width: Math.max(1, Math.round(Number(w) * keptWidth)),
-    height: Math.max(1, Math.round(Number(h) * keptHeight)),
+    width: copy.width,
+    height: copy.height,
     alt,
-    position: hotspot ? `${percent((hotspot.x - cut.left) / keptWidth)} ${percent((hotspot.y - cut.top) / keptHeight)}` : null,
+    position: hotspot
+      ? `${percent((hotspot.x * Number(w) - kept.left) / kept.width)} ${percent((hotspot.y * Number(h) - kept.top) / kept.height)}`
+      : null,
     asset: { id, crop },
   };
 }

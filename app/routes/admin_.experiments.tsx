@@ -42,7 +42,7 @@ function Count({ metric, value, of }: { metric: string; value: number; of: numbe
 
 function Retained({ metric, shares }: { metric: string; shares: VariantResult["retention"]["week1"] }) {
   return (
-    <td className="py-2 pr-4 text-right" data-metric={metric} data-value={shares.share ?? ""}>
+    <td className="py-2 pr-4 text-right" data-metric={metric} data-value={shares.share ?? ""} data-active={shares.active} data-eligible={shares.eligible}>
       {percent(shares.share)}{" "}
       <span className="text-xs text-muted">
         ({shares.active} of {shares.eligible})

@@ -3,63 +3,70 @@
  * in `options.picker` (plain data, so schema files stay loadable without the Studio), and
  * sanity.config.ts hands every input to `pickerInput`, which renders the picker or Sanity's
  * own input. The lists come from the document being edited and the documents it points at
- * (studio/choices.ts). A value that is not in the list any more stays visible, marked, so
+ * (studio/choices.ts: an experiment's come from the quiz or offer it changes, fetched with
+ * the Studio's client). A value that is not in the list any more stays visible, marked, so
  * nothing is lost silently; the document-level rules (the app's own checks) say what is wrong.
  */
 import { Card, Checkbox, Flex, Select, Stack, Text } from "@sanity/ui";
-import { useEffect, useMemo, useState, type ChangeEvent } from "react";
+import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { set, unset, useClient, useFormValue, type InputProps, type Path } from "sanity";
-import { answerChoices, funnelChoices, offerPlanChoices, pageChoices, sharedQuestionRefs, stepChoices, type Choice } from "../choices";
+import { pickerChoices, type Choice, type Fetch, type Picker } from "../choices";
 
-export type Picker = "step" | "answerField" | "answerValues" | "offerPlan" | "offerPlans" | "funnelId" | "funnelIds" | "page";
+export type { Picker };
 
 const API_VERSION = "2025-02-19";
-type Loose = Record<string, unknown>;
 
-/** A GROQ query's result, fetched once per parameters, drafts over published (what the editor sees). */
-function useQuery<T>(query: string | null, params: Record<string, unknown> = {}): T | undefined {
+const sameChoices = (a: Choice[] | undefined, b: Choice[]) =>
+  !!a && a.length === b.length && a.every((choice, i) => choice.value === b[i].value && choice.title === b[i].title);
+
+/**
+ * What the field's picker offers (undefined while loading): worked out again as the document
+ * changes, each query fetched once per parameters while the input is shown, drafts over
+ * published (what the editor sees).
+ */
+function useChoices(picker: Picker, path: Path): Choice[] | undefined {
+  const doc = useFormValue([]);
   const client = useClient({ apiVersion: API_VERSION });
-  const [data, setData] = useState<T>();
-  const key = JSON.stringify(params);
+  const fetched = useRef(new Map<string, Promise<unknown>>());
+  const [choices, setChoices] = useState<Choice[]>();
+  const pathKey = JSON.stringify(path);
   useEffect(() => {
-    if (!query) return;
     let current = true;
-    client
-      .withConfig({ perspective: "drafts" })
-      .fetch<T>(query, JSON.parse(key))
-      .then(
-        (result) => current && setData(result),
-        () => current && setData(undefined),
-      );
+    const drafts = client.withConfig({ perspective: "drafts" });
+    const fetch: Fetch = (query, params = {}) => {
+      const key = `${query}\n${JSON.stringify(params)}`;
+      let result = fetched.current.get(key);
+      if (!result) {
+        result = drafts.fetch(query, params);
+        fetched.current.set(key, result);
+        // A failed query is asked again next time.
+        result.catch(() => fetched.current.delete(key));
+      }
+      return result;
+    };
+    pickerChoices(picker, doc, JSON.parse(pathKey), fetch).then(
+      (found) => current && setChoices((shown) => (sameChoices(shown, found) ? shown : found)),
+      () => current && setChoices([]),
+    );
     return () => {
       current = false;
     };
-  }, [client, query, key]);
-  return data;
+  }, [client, picker, doc, pathKey]);
+  return choices;
 }
 
-/** The answers the quizzes behind this document ask: a quiz's own, or a plan's quizzes'. */
-function useAnswerChoices() {
-  const doc = (useFormValue([]) ?? {}) as Loose;
-  const planFunnelIds =
-    doc._type === "plan" && Array.isArray(doc.answersFrom) ? (doc.answersFrom as { _ref?: string }[]).flatMap((r) => (r._ref ? [r._ref] : [])) : [];
-  const fetchedFunnels = useQuery<Loose[]>(planFunnelIds.length ? `*[_type == "funnel" && _id in $ids]{steps}` : null, { ids: planFunnelIds });
-  const funnels = useMemo(() => (doc._type === "funnel" ? [doc] : (fetchedFunnels ?? [])), [doc, fetchedFunnels]);
-  const refs = sharedQuestionRefs(funnels);
-  const shared = useQuery<Loose[]>(refs.length ? `*[_type == "question" && _id in $ids]` : null, { ids: refs });
-  return useMemo(() => answerChoices(funnels, new Map((shared ?? []).map((q) => [String(q._id), q]))), [funnels, shared]);
-}
-
-function withUnknown(choices: Choice[], value: string | undefined): Choice[] {
+/** The list with a value it lacks shown first, marked (not while the list is still loading). */
+function withUnknown(choices: Choice[] | undefined, value: string | undefined): Choice[] {
+  if (!choices) return value ? [{ value, title: value }] : [];
   return value && !choices.some((c) => c.value === value) ? [{ value, title: `${value} (not found: pick again)` }, ...choices] : choices;
 }
 
-function OneOf({ props, choices, placeholder }: { props: InputProps; choices: Choice[]; placeholder: string }) {
+function OneOf({ props, choices, placeholder }: { props: InputProps; choices: Choice[] | undefined; placeholder: string }) {
   const value = typeof props.value === "string" ? props.value : undefined;
   const onChange = (event: ChangeEvent<HTMLSelectElement>) => props.onChange(event.currentTarget.value ? set(event.currentTarget.value) : unset());
   return (
     <Select value={value ?? ""} onChange={onChange} readOnly={props.readOnly} id={props.id}>
-      <option value="">{placeholder}</option>
+      <option value="">{choices ? placeholder : "Loading…"}</option>
       {withUnknown(choices, value).map((choice) => (
         <option key={choice.value} value={choice.value}>
           {choice.title}
@@ -69,9 +76,10 @@ function OneOf({ props, choices, placeholder }: { props: InputProps; choices: Ch
   );
 }
 
-function SomeOf({ props, choices, empty }: { props: InputProps; choices: Choice[]; empty: string }) {
+function SomeOf({ props, choices, empty }: { props: InputProps; choices: Choice[] | undefined; empty: string }) {
   const values = Array.isArray(props.value) ? (props.value as unknown[]).filter((v): v is string => typeof v === "string") : [];
-  const all = values.reduce((shown, value) => withUnknown(shown, value), choices);
+  // While the list loads, the ticked values are shown as they are.
+  const all = choices ? values.reduce((shown, value) => withUnknown(shown, value), choices) : values.map((value) => ({ value, title: value }));
   const toggle = (value: string, on: boolean) => {
     // Kept in the order the list shows them.
     const next = all.map((c) => c.value).filter((v) => (v === value ? on : values.includes(v)));
@@ -80,7 +88,7 @@ function SomeOf({ props, choices, empty }: { props: InputProps; choices: Choice[
   if (!all.length)
     return (
       <Text size={1} muted>
-        {empty}
+        {choices ? empty : "Loading…"}
       </Text>
     );
   return (
@@ -97,36 +105,39 @@ function SomeOf({ props, choices, empty }: { props: InputProps; choices: Choice[
   );
 }
 
+/** In an experiment, lists name the quiz or offer it changes; elsewhere the document's own. */
+function useInExperiment(): boolean {
+  return useFormValue(["_type"]) === "experiment";
+}
+
 function StepPicker(props: InputProps) {
-  const steps = useFormValue(["steps"]);
-  return <OneOf props={props} choices={stepChoices({ steps })} placeholder="Choose a step of this quiz…" />;
+  const choices = useChoices("step", props.path);
+  const inExperiment = useInExperiment();
+  return <OneOf props={props} choices={choices} placeholder={inExperiment ? "Choose a step of the quiz above…" : "Choose a step of this quiz…"} />;
 }
 
 function AnswerFieldPicker(props: InputProps) {
-  const answers = useAnswerChoices();
-  return <OneOf props={props} choices={answers.map((a) => ({ value: a.field, title: `${a.field} · ${a.title}` }))} placeholder="Choose an answer…" />;
+  return <OneOf props={props} choices={useChoices("answerField", props.path)} placeholder="Choose an answer…" />;
 }
 
 function AnswerValuesPicker(props: InputProps) {
-  const answers = useAnswerChoices();
+  const choices = useChoices("answerValues", props.path);
   const field = useFormValue([...(props.path as Path).slice(0, -1), "field"]);
-  const options = answers.find((a) => a.field === field)?.options ?? [];
-  return <SomeOf props={props} choices={options} empty={field ? `The quiz has no options for "${String(field)}".` : "Choose the answer first."} />;
+  return <SomeOf props={props} choices={choices} empty={field ? `The quiz has no options for "${String(field)}".` : "Choose the answer first."} />;
 }
 
 function OfferPlanPicker(props: InputProps & { many: boolean }) {
-  const plans = useFormValue(["plans"]);
-  const choices = offerPlanChoices({ plans });
+  const choices = useChoices(props.many ? "offerPlans" : "offerPlan", props.path);
+  const inExperiment = useInExperiment();
   return props.many ? (
-    <SomeOf props={props} choices={choices} empty="Add the offer's plans first." />
+    <SomeOf props={props} choices={choices} empty={inExperiment ? "Choose the offer above first." : "Add the offer's plans first."} />
   ) : (
-    <OneOf props={props} choices={choices} placeholder="Choose a plan of this offer…" />
+    <OneOf props={props} choices={choices} placeholder={inExperiment ? "Choose a plan of the offer above…" : "Choose a plan of this offer…"} />
   );
 }
 
 function FunnelPicker(props: InputProps & { many: boolean }) {
-  const funnels = useQuery<Loose[]>(`*[_type == "funnel"] | order(id asc){id, title}`);
-  const choices = funnelChoices(funnels ?? []);
+  const choices = useChoices(props.many ? "funnelIds" : "funnelId", props.path);
   return props.many ? (
     <SomeOf props={props} choices={choices} empty="No quizzes yet." />
   ) : (
@@ -136,10 +147,7 @@ function FunnelPicker(props: InputProps & { many: boolean }) {
 
 /** A page of the app: pick an offer or quiz, or type any other path (e.g. /home) below. */
 function PagePicker(props: InputProps) {
-  const pages = useQuery<{ offers: Loose[]; funnels: Loose[] }>(
-    `{"offers": *[_type == "offer"]{path, pageTitle}, "funnels": *[_type == "funnel"]{route, title}}`,
-  );
-  const choices = pageChoices(pages?.offers ?? [], pages?.funnels ?? []);
+  const choices = useChoices("page", props.path) ?? [];
   const value = typeof props.value === "string" ? props.value : "";
   return (
     <Stack space={2}>

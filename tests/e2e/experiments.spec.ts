@@ -3,8 +3,11 @@
  * document to the local Sanity API the app reads: 200 simulated visitors (HTTP, each with its
  * own cookie jar and client address), split near the weights, each seeing one variant on
  * every visit; a third of them buy through the local test checkout and are charged the price
- * their variant showed; a member signing in on another device sees their variant there too;
- * the admin's numbers equal the event log; stopping the experiment in the Studio shows everyone
+ * their variant showed; some finish a quiz after seeing the offer, and some buyers do their
+ * routine on the day they bought and on day 26 (the test clock); a member signing in on another
+ * device sees their variant there too; the admin's numbers (visitors, completions, checkouts,
+ * purchases, revenue, revenue per visitor, routine days 1-7 and 22-30, read 35 days later)
+ * equal the event log and the database; stopping the experiment in the Studio shows everyone
  * the offer as written and keeps the results. Beside it, a copy test on a quiz step: pages
  * served again from the funnel page cache never show one variant's page to the other.
  */
@@ -28,6 +31,13 @@ const WEBHOOK_SECRET = "e2e-experiments-webhook-secret";
 const { rows, run } = databaseOf(DATA_DIR);
 
 const VISITORS = 200;
+const DAY_MS = 86_400_000;
+/** The admin is read this long after the purchases: every buyer is past day 7 and day 30. */
+const ADMIN_LATER_MS = 35 * DAY_MS;
+/** Per variant: visitors who finish a quiz after seeing the offer, buyers who do their routine on the day they bought, and on day 26 too. */
+const QUIZ_FINISHERS = 5;
+const ROUTINE_DAY_1 = 4;
+const ROUTINE_DAY_26 = 2;
 /** Weights 1 and 3: a quarter of visitors see the offer as written, three quarters the lower price. */
 const PRICES = { control: 2999, lower: 2499 } as const;
 type Variant = keyof typeof PRICES;
@@ -74,8 +84,10 @@ class Visitor {
   cookies = new Map<string, string>();
   readonly ip = `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
 
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  async request(path: string, init: { method?: string; form?: Record<string, string>; clockOffsetMs?: number } = {}): Promise<Response> {
     const headers: Record<string, string> = { "X-Forwarded-For": this.ip, Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
+    // The app runs with TEST_CLOCK: this request happens that much later.
+    if (init.clockOffsetMs) headers["X-Test-Clock-Offset-Ms"] = String(init.clockOffsetMs);
     if (init.form) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE });
     const response = await fetch(`${BASE}${path}`, {
       method: init.method ?? (init.form ? "POST" : "GET"),
@@ -129,6 +141,8 @@ async function startApp() {
       HOST: "127.0.0.1",
       DATA_DIR,
       APP_ENV: "local",
+      // Routines done and the admin read days later (X-Test-Clock-Offset-Ms, per request).
+      TEST_CLOCK: "1",
       SESSION_SECRET,
       TRUST_PROXY: "1",
       REQUEST_LIMIT_PER_MINUTE: "100000",
@@ -155,12 +169,12 @@ async function startApp() {
   }
 }
 
-/** A full session for a member, as a sign-in leaves it, and its cookie. */
-async function signedInCookie(userId: string): Promise<string> {
+/** A full session for a member, as a sign-in leaves it (valid for `days`: the test clock moves on), and its cookie. */
+async function signedInCookie(userId: string, days = 1): Promise<string> {
   const sessionId = crypto.randomBytes(24).toString("base64url");
   const now = new Date();
   await run(`UPDATE "User" SET "emailVerifiedAt" = ? WHERE "id" = ?`, now, userId);
-  await run(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessionId, userId, new Date(now.getTime() + 86_400_000), now);
+  await run(`INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`, sessionId, userId, new Date(now.getTime() + days * DAY_MS), now);
   return (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
 }
 
@@ -259,6 +273,50 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
     }
   });
 
+  /** Per variant, who finished a quiz after seeing the offer, and which buyers did their routine on day 1 and on day 26. */
+  const did = { quiz: new Set<number>(), day1: new Set<number>(), day26: new Set<number>() };
+
+  await test.step("some visitors finish a quiz after seeing the offer; some buyers do their routine on the day they bought and on day 26", async () => {
+    for (const variant of ["control", "lower"] as const) {
+      const inVariant = visitors.flatMap((_, i) => (seen[i] === variant ? [i] : []));
+      // A one-question quiz: answering it leads out of it, which finishes it.
+      for (const i of inVariant.slice(0, QUIZ_FINISHERS)) {
+        expect((await visitors[i].request("/app-goal")).status).toBe(200);
+        const answered = await visitors[i].request("/app-goal", { form: { selectedGoal: "crease-crisis" } });
+        expect(answered.status).toBe(303);
+        expect(answered.headers.get("location")).toBe("/app-crease");
+        did.quiz.add(i);
+      }
+      const bought = inVariant.filter((i) => buyers.has(i));
+      expect(bought.length).toBeGreaterThanOrEqual(ROUTINE_DAY_1);
+      for (const [n, i] of bought.slice(0, ROUTINE_DAY_1).entries()) {
+        const [buyer] = await rows<{ id: string; routinePlanId: string }>(
+          `SELECT u."id", e."routinePlanId" FROM "User" u JOIN "Entitlement" e ON e."userId" = u."id" WHERE u."email" = ?`,
+          buyers.get(i)!,
+        );
+        // Signed in on the browser they bought with (same visitor), for longer than the clock moves.
+        visitors[i].cookies.set("gc_session", await signedInCookie(buyer.id, 60));
+        const days = n < ROUTINE_DAY_26 ? [0, 25] : [0];
+        for (const day of days) {
+          const clockOffsetMs = day * DAY_MS;
+          for (let step = 1; step <= 6; step++) {
+            const done = await visitors[i].request(`/plan/${buyer.routinePlanId}`, {
+              form: { intent: "complete-step", step: String(step), timeZone: "UTC" },
+              clockOffsetMs,
+            });
+            expect(done.status).toBe(303);
+          }
+          const finished = await visitors[i].request(`/plan/${buyer.routinePlanId}`, { form: { intent: "finish", step: "6", timeZone: "UTC" }, clockOffsetMs });
+          expect(finished.status).toBe(303);
+        }
+        did.day1.add(i);
+        if (days.length > 1) did.day26.add(i);
+      }
+    }
+    const [completions] = await rows<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "PlanCompletion"`);
+    expect(Number(completions.n)).toBe(did.day1.size + did.day26.size);
+  });
+
   await test.step("a member signed in on another device gets the variant of their account", async () => {
     const [i] = [...buyers.keys()].filter((k) => seen[k] === "lower");
     const [buyer] = await rows<{ id: string }>(`SELECT "id" FROM "User" WHERE "email" = ?`, buyers.get(i)!);
@@ -303,21 +361,62 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
   /** The admin's numbers for a variant, read from /admin/experiments. */
   async function adminNumbers(variant: Variant) {
     const row = pricePanel().getByTestId("variant-results").locator(`tr[data-variant="${variant}"]`);
-    const value = async (metric: string) => Number(await row.locator(`[data-metric="${metric}"]`).getAttribute("data-value"));
-    return { visitors: await value("visitors"), checkouts: await value("checkouts"), purchases: await value("purchases"), revenue: await value("revenue") };
+    const attribute = async (metric: string, name: string) => Number(await row.locator(`[data-metric="${metric}"]`).getAttribute(name));
+    const value = (metric: string) => attribute(metric, "data-value");
+    const retained = async (metric: string) => ({
+      active: await attribute(metric, "data-active"),
+      eligible: await attribute(metric, "data-eligible"),
+      share: await value(metric),
+    });
+    return {
+      visitors: await value("visitors"),
+      completions: await value("completions"),
+      checkouts: await value("checkouts"),
+      purchases: await value("purchases"),
+      revenue: await value("revenue"),
+      revenuePerVisitor: await value("revenue-per-visitor"),
+      week1: await retained("week1"),
+      month: await retained("month"),
+    };
   }
 
-  /** The same numbers straight from the event log. */
-  async function loggedNumbers(variant: Variant) {
+  /** The day of a date (YYYY-MM-DD) counted from a purchase: the day of the purchase is day 1. */
+  const dayOf = (purchasedAt: Date, date: string) =>
+    Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(purchasedAt.toISOString().slice(0, 10))) / DAY_MS) + 1;
+
+  /** The same numbers straight from the event log, and for retention the routines done in the database, `at` being when the admin was read. */
+  async function loggedNumbers(variant: Variant, at: Date) {
     // Events may carry both experiments' variants (a visitor of the quiz and the offer).
     const events = (
-      await rows<{ visitorId: string; name: string; props: string; variants: string | null }>(
-        `SELECT "visitorId", "name", "props", "variants" FROM "AnalyticsEvent"`,
+      await rows<{ visitorId: string; name: string; props: string; variants: string | null; userId: string | null; createdAt: number | string }>(
+        `SELECT "visitorId", "name", "props", "variants", "userId", "createdAt" FROM "AnalyticsEvent"`,
       )
     ).filter((e) => e.variants !== null && JSON.parse(e.variants)["sales-price"] === variant);
     const distinct = (name?: string) => new Set(events.filter((e) => !name || e.name === name).map((e) => e.visitorId)).size;
     const revenue = events.filter((e) => e.name === "purchase").reduce((sum, e) => sum + Math.round(JSON.parse(e.props).price * 100), 0);
-    return { visitors: distinct(), checkouts: distinct("initiate_checkout"), purchases: distinct("purchase"), revenue };
+    const visitors = distinct();
+    // Buyers (members who bought in this variant, from their first purchase) and the days they did their routine.
+    const bought = new Map<string, Date>();
+    for (const e of events.filter((e) => e.name === "purchase" && e.userId).sort((a, b) => Number(new Date(a.createdAt)) - Number(new Date(b.createdAt))))
+      if (!bought.has(e.userId!)) bought.set(e.userId!, new Date(e.createdAt));
+    const done = await rows<{ userId: string; date: string }>(`SELECT "userId", "date" FROM "PlanCompletion"`);
+    const retained = (after: number, from: number, to: number) => {
+      const eligible = [...bought].filter(([, purchasedAt]) => dayOf(purchasedAt, at.toISOString().slice(0, 10)) > after);
+      const active = eligible.filter(([userId, purchasedAt]) =>
+        done.some((d) => d.userId === userId && dayOf(purchasedAt, d.date) >= from && dayOf(purchasedAt, d.date) <= to),
+      ).length;
+      return { active, eligible: eligible.length, share: eligible.length ? active / eligible.length : 0 };
+    };
+    return {
+      visitors,
+      completions: distinct("funnel_completed"),
+      checkouts: distinct("initiate_checkout"),
+      purchases: distinct("purchase"),
+      revenue,
+      revenuePerVisitor: revenue / visitors,
+      week1: retained(7, 1, 7),
+      month: retained(30, 22, 30),
+    };
   }
 
   await test.step("the admin's numbers equal the event log", async () => {
@@ -327,7 +426,9 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
       await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`, id, "admin@glowcoach.test", "admin", "UTC", new Date());
       return [{ id }];
     });
-    await page.context().addCookies([{ name: "gc_session", value: await signedInCookie(admin.id), url: BASE, httpOnly: true, sameSite: "Lax" }]);
+    await page.context().addCookies([{ name: "gc_session", value: await signedInCookie(admin.id, 60), url: BASE, httpOnly: true, sameSite: "Lax" }]);
+    // The admin is read 35 days on (the test clock), when every buyer is past day 7 and day 30.
+    await page.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(ADMIN_LATER_MS) });
     await page.goto(`${BASE}/admin`);
     await page.getByRole("link", { name: "Experiments" }).click();
     await expect(page).toHaveURL(`${BASE}/admin/experiments`);
@@ -342,17 +443,29 @@ test("two price variants: split by weight, sticky, charged as shown, counted as 
       await page.setViewportSize({ width: 1280, height: 860 });
     }
 
+    const readAt = new Date(Date.now() + ADMIN_LATER_MS);
     for (const variant of ["control", "lower"] as const) {
-      const logged = await loggedNumbers(variant);
-      expect(await adminNumbers(variant)).toEqual(logged);
+      const logged = await loggedNumbers(variant, readAt);
+      const shown = await adminNumbers(variant);
+      expect({ ...shown, revenuePerVisitor: undefined }).toEqual({ ...logged, revenuePerVisitor: undefined });
+      expect(shown.revenuePerVisitor).toBeCloseTo(logged.revenuePerVisitor, 6);
       // And the log says what the visitors did: who saw which variant, who bought at what price
-      // (plus the second device above, a visitor of its own).
+      // (plus the second device above, a visitor of its own), who finished a quiz, which buyers
+      // did their routine in days 1-7 and 22-30.
       const saw = seen.filter((v) => v === variant).length;
       const bought = [...buyers.keys()].filter((i) => seen[i] === variant);
+      const of = (done: Set<number>) => [...done].filter((i) => seen[i] === variant).length;
       expect(logged.visitors).toBe(saw + (variant === "lower" ? 1 : 0));
+      expect(logged.completions).toBe(QUIZ_FINISHERS);
+      expect(of(did.quiz)).toBe(QUIZ_FINISHERS);
       expect(logged.checkouts).toBe(bought.length);
       expect(logged.purchases).toBe(bought.length);
       expect(logged.revenue).toBe(bought.length * PRICES[variant]);
+      expect(logged.revenuePerVisitor).toBeGreaterThan(0);
+      expect(logged.week1).toMatchObject({ active: of(did.day1), eligible: bought.length });
+      expect(logged.month).toMatchObject({ active: of(did.day26), eligible: bought.length });
+      expect(of(did.day1)).toBe(ROUTINE_DAY_1);
+      expect(of(did.day26)).toBe(ROUTINE_DAY_26);
     }
     const [exposures] = await rows<{ n: number }>(
       `SELECT COUNT(*) AS "n" FROM "AnalyticsEvent" WHERE "name" = 'experiment_viewed' AND "props" LIKE '%"experiment":"sales-price"%'`,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { imageOnCdn, withImageUrls } from "~/content/image-urls.server";
-import { ContentImage, Product } from "~/content/types";
+import { ContentImage, cropRect, Product } from "~/content/types";
 import { toSanityDocument } from "~/content/sanity-format";
 import { validateWithStudio } from "../../studio/validate";
 import { embeddedDataset } from "./helpers";
@@ -37,8 +37,34 @@ describe("ContentImage", () => {
       uploaded({ crop: { top: 0.1, bottom: 0.1, left: 0.25, right: 0.25 }, hotspot: { x: 0.5, y: 0.2, width: 0.2, height: 0.2 } }),
     );
     expect(image).toMatchObject({ width: 1000, height: 1200, alt: "A jar of moisturiser", position: "50% 12.5%", srcSet: null });
-    // Without Sanity (the embedded dataset): its copy written by content:pull.
-    expect(image.src).toBe("/images/cms/Tb9Ew8CXIwaY6R1kjMvI0uRR-2000x1500.jpg");
+    // Without Sanity (the embedded dataset): the cropped copy content:pull writes (500 px off each
+    // side, 150 off the top and bottom), the size the page gives it.
+    expect(image.src).toBe("/images/cms/Tb9Ew8CXIwaY6R1kjMvI0uRR-crop-500-150-1000x1200.jpg");
+    // Uncropped: the upload as it is.
+    expect(ContentImage.parse(uploaded()).src).toBe("/images/cms/Tb9Ew8CXIwaY6R1kjMvI0uRR-2000x1500.jpg");
+    expect(ContentImage.parse(uploaded({ crop: { top: 0, bottom: 0, left: 0, right: 0 } })).src).toBe("/images/cms/Tb9Ew8CXIwaY6R1kjMvI0uRR-2000x1500.jpg");
+  });
+
+  it("the offline copy is cut to the rectangle Sanity's CDN is asked for, and is as large as the page says", () => {
+    const crops = [
+      { top: 0.1, bottom: 0.1, left: 0.25, right: 0.25 },
+      { top: 0.0333, bottom: 0.1777, left: 0.1234, right: 0.0005 },
+      { top: 0, bottom: 0.5, left: 0, right: 0.5 },
+      { top: 0.4999, bottom: 0.0001, left: 0.3333, right: 0.3333 },
+    ];
+    for (const crop of crops) {
+      const image = ContentImage.parse(uploaded({ crop }));
+      const rect = new URL(imageOnCdn(image, CDN).src).searchParams.get("rect")!.split(",").map(Number);
+      expect(cropRect(2000, 1500, crop)).toEqual({ left: rect[0], top: rect[1], width: rect[2], height: rect[3] });
+      expect([image.width, image.height]).toEqual([rect[2], rect[3]]);
+      expect(image.src).toBe(`/images/cms/Tb9Ew8CXIwaY6R1kjMvI0uRR-crop-${rect[0]}-${rect[1]}-${rect[2]}x${rect[3]}.jpg`);
+    }
+  });
+
+  it("an uploaded SVG is shown whole (the CDN serves vector images as they are), whatever its crop", () => {
+    const svg = ContentImage.parse(uploaded({ asset: { _ref: "image-abc123-120x40-svg" }, crop: { top: 0, bottom: 0, left: 0, right: 0.5 } }));
+    expect(svg).toMatchObject({ src: "/images/cms/abc123-120x40.svg", width: 120, height: 40 });
+    expect(imageOnCdn(svg, CDN)).toMatchObject({ width: 120, height: 40 });
   });
 
   it("refuses a picture without a description, an upload that is not an image, and an empty picture", () => {

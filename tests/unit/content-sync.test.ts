@@ -16,7 +16,8 @@ import { pullContent, pushContent, type ContentClient } from "../../scripts/cont
 import { Product, RoutineVideo } from "~/content/types";
 import { videoView } from "~/members/personalise";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
-import { png } from "./png";
+import { imageOnCdn } from "~/content/image-urls.server";
+import { pixelAt, png, readPng } from "./png";
 
 const run = promisify(execFile);
 const tsx = path.resolve("node_modules/.bin/tsx");
@@ -155,6 +156,49 @@ describe("content:push and content:pull", () => {
     expect((await pullContent(client, root)).copiedAssets).toEqual([]);
     // And it goes back to Sanity as it came.
     expect((await pushContent(client, root)).written).toEqual([]);
+    fake.put(product);
+  });
+
+  it("a cropped picture's copy is the crop, as Sanity's CDN shows it: the page's size, shape and content without Sanity", async () => {
+    await pushContent(client, process.cwd());
+    const root = copyContent();
+    roots.push(root);
+    const editor = createClient({
+      projectId: fake.projectId,
+      dataset: fake.dataset,
+      apiVersion: "2025-02-19",
+      token: fake.token,
+      useCdn: false,
+      apiHost: fake.url,
+      useProjectHostname: false,
+    });
+    // Left half pink, right half sand: the crop keeps 240 px of the left half and 240 px of the right.
+    const [pink, sand] = [
+      [246, 224, 225],
+      [232, 199, 176],
+    ] as [number, number, number][];
+    const asset = await editor.assets.upload("image", png(800, 400, pink, sand), { filename: "jar.png" });
+    const product = fake.get("product-beauty-sponge")!;
+    const crop = { _type: "sanity.imageCrop", top: 0.1, bottom: 0.25, left: 0.2, right: 0.2 };
+    fake.put({ ...product, image: { _type: "contentImage", asset: { _type: "reference", _ref: asset._id }, crop, alt: "A jar" } });
+
+    const report = await pullContent(client, root);
+    const image = Product.parse(readEmbeddedDataset(root).find((d) => d._id === "product-beauty-sponge")!).image;
+    // The page says 480×260 (the crop of 800×400) and shows the copy content:pull wrote ...
+    expect(image).toMatchObject({ width: 480, height: 260 });
+    const file = `public${image.src}`;
+    expect(report.copiedAssets).toEqual([file]);
+    const copy = readPng(fs.readFileSync(path.join(root, file)));
+    // ... which is that crop: its size, so its shape, and what is inside it.
+    expect([copy.width, copy.height]).toEqual([480, 260]);
+    expect(pixelAt(copy, 0, 0)).toEqual(pink);
+    expect(pixelAt(copy, 239, 259)).toEqual(pink);
+    expect(pixelAt(copy, 240, 0)).toEqual(sand);
+    expect(pixelAt(copy, 479, 259)).toEqual(sand);
+    // The same rectangle the CDN is asked for when the app reads Sanity.
+    const cdn = imageOnCdn(image, { baseUrl: fake.url, projectId: fake.projectId, dataset: fake.dataset });
+    expect(cdn.src).toContain("rect=160,40,480,260&");
+    expect((await pullContent(client, root)).copiedAssets).toEqual([]);
     fake.put(product);
   });
 

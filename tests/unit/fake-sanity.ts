@@ -6,13 +6,15 @@
  * files given in `files` are served at `/files/<name>` (with CORS, as cdn.sanity.io does);
  * images uploaded through the assets API (`POST /v<version>/assets/images/<dataset>`, PNG
  * only: its size is read from the header) become `sanity.imageAsset` documents and are
- * served at `/images/<project>/<dataset>/<id>-<w>x<h>.png` (CDN parameters are recorded,
- * not applied: the file is sent as it is).
+ * served at `/images/<project>/<dataset>/<id>-<w>x<h>.png`, cut to `rect=left,top,width,height`
+ * when asked, as the CDN does (other CDN parameters are recorded, not applied: no resizing, no
+ * format change).
  */
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { evaluate, parse } from "groq-js";
+import { cropPng } from "./png";
 
 export type FakeDocument = { _id: string; _type: string; [key: string]: unknown };
 
@@ -102,8 +104,10 @@ export async function startFakeSanity(
       const image = /^\/images\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);
       if (image && (req.method === "GET" || req.method === "HEAD")) {
         requests.push({ method: req.method, path: `${url.pathname}${url.search}`, perspective: "" });
-        const stored = image[1] === projectId && image[2] === dataset ? images.get(image[3]) : undefined;
-        if (!stored) return send(404, { error: "Not found" });
+        const original = image[1] === projectId && image[2] === dataset ? images.get(image[3]) : undefined;
+        if (!original) return send(404, { error: "Not found" });
+        const rect = url.searchParams.get("rect")?.split(",").map(Number);
+        const stored = rect ? cropPng(original, { left: rect[0], top: rect[1], width: rect[2], height: rect[3] }) : original;
         res.writeHead(200, { "Content-Type": "image/png", "Content-Length": String(stored.length), "Access-Control-Allow-Origin": "*" });
         res.end(req.method === "HEAD" ? undefined : stored);
         return;
