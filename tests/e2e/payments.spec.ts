@@ -135,7 +135,7 @@ test.describe("offers and payments", () => {
     await stranger.close();
   });
 
-  test("skincare paywall: spec texts, cancel returns to the offer, monthly subscription", async ({ page }, testInfo) => {
+  test("skincare paywall: prices, claims and locked content; cancel returns to the offer, monthly subscription", async ({ page }, testInfo) => {
     await page.goto("/subscribe");
     await expect(page.getByText("Save 40%", { exact: true })).toBeVisible();
     await expect(page.getByText(/^Offer expires in \d:\d\d$/)).toBeVisible();
