@@ -1,4 +1,4 @@
-/** How a member is named on screen (spec: the part of the e-mail before the @). */
+/** How a member is named on screen: the part of the e-mail before the @. */
 export function displayName(email: string | null | undefined): string {
   const local = email?.split("@")[0]?.trim();
   return local ? local : "there";

@@ -1,7 +1,8 @@
 /**
  * 'Continue with Google'. Without JavaScript a plain form posts to /auth/google and the page
  * goes to Google. With it, the same form posts into a 500x600 popup; the popup's
- * /auth/callback page messages us, and we also poll for it closing (spec section 4).
+ * /auth/callback page messages us, and we also poll every 800 ms for it closing; after 120 s
+ * an open popup is closed and the button resets.
  */
 import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";

@@ -1,4 +1,8 @@
-/** The Google popup's timings (spec section 9) and the message it sends its opener. */
+/**
+ * The Google popup's size and timings (500x600; the opener polls every 800 ms and gives up after
+ * 120 s; the callback page closes 200 ms after success, or after 5 s if nothing happens) and the
+ * message it sends its opener.
+ */
 export const POPUP_NAME = "glow-google-sign-in";
 export const POPUP_WIDTH = 500;
 export const POPUP_HEIGHT = 600;

@@ -71,6 +71,22 @@ class GoogleStrategy extends OAuth2Strategy<AuthResult, GoogleProfile, Record<st
 
 let registered: Promise<void> | null = null;
 
+/** Where Google sends the browser back: /auth/callback on PUBLIC_URL. */
+function callbackUrl(): URL {
+  return new URL(`${env.publicUrl}/auth/callback`);
+}
+
+/**
+ * remix-auth only takes a Request. The strategy reads from it this browser's gc_auth cookie
+ * (its OAuth state), the path (the start, or the callback) and, on the callback, Google's
+ * `state` and `code`; so one is built from just those, on PUBLIC_URL.
+ */
+function strategyRequest(url: URL, cookieHeader: string | null): Request {
+  const headers = new Headers();
+  if (cookieHeader) headers.set("Cookie", cookieHeader);
+  return new Request(url, { headers });
+}
+
 /** Reads the issuer's discovery document once and registers the strategy. */
 function registerGoogle(): Promise<void> {
   const google = env.google;
@@ -86,7 +102,7 @@ function registerGoogle(): Promise<void> {
         clientID: google.clientId,
         clientSecret: google.clientSecret,
         // Built on PUBLIC_URL, never on the request's Host header.
-        callbackURL: `${env.publicUrl}/auth/callback`,
+        callbackURL: callbackUrl().toString(),
       }),
       "google",
     );
@@ -103,13 +119,13 @@ export type ToGoogle = { google: string; cookies: string[] };
 /**
  * POST /auth/google: remember the flow (popup or not, where to go after) and go to Google's
  * account picker; if that cannot start, back to /login with the catalogue's toast.
+ * `cookieHeader` is this browser's Cookie header.
  */
-export async function startGoogleSignIn(request: Request, input: { popup: boolean; redirectTo: unknown }): Promise<ToGoogle | Go> {
+export async function startGoogleSignIn(input: { popup: boolean; redirectTo: unknown; cookieHeader: string | null }): Promise<ToGoogle | Go> {
   const flow: Flow = { popup: input.popup, redirectTo: safeRedirect(input.redirectTo) };
   try {
     await registerGoogle();
-    // The form body is already read: the strategy gets the request without it.
-    await authenticator.authenticate("google", new Request(request.url, { headers: request.headers }));
+    await authenticator.authenticate("google", strategyRequest(new URL(`${env.publicUrl}/auth/google`), input.cookieHeader));
   } catch (thrown) {
     // remix-auth answers with a redirect to Google, carrying its own state cookie.
     const location = thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 ? thrown.headers.get("Location") : null;
@@ -127,16 +143,19 @@ export type PopupOutcome = { popupStatus: "success" | "error"; cookies: string[]
 /**
  * GET /auth/callback: Google sends the browser back here. In the popup, the page tells
  * the opener how it went; without a popup, on to where the flow started (or /login) with a toast.
+ * `query` is the callback's query string (Google's `state` and `code`, or `error`);
+ * `cookieHeader` is this browser's Cookie header.
  */
-export async function finishGoogleSignIn(request: Request): Promise<PopupOutcome | Go> {
-  const flow = Flow.safeParse(await flowCookie.parse(request.headers.get("Cookie")).catch(() => null));
+export async function finishGoogleSignIn(input: { query: URLSearchParams; cookieHeader: string | null }): Promise<PopupOutcome | Go> {
+  const flow = Flow.safeParse(await flowCookie.parse(input.cookieHeader).catch(() => null));
   const { popup, redirectTo } = flow.success ? flow.data : { popup: false, redirectTo: "/home" };
-  const url = new URL(request.url);
   let result: AuthResult | null = null;
-  if (!url.searchParams.has("error")) {
+  if (!input.query.has("error")) {
     try {
       await registerGoogle();
-      result = await authenticator.authenticate("google", request, { throwOnError: true });
+      const callback = callbackUrl();
+      callback.search = input.query.toString();
+      result = await authenticator.authenticate("google", strategyRequest(callback, input.cookieHeader), { throwOnError: true });
     } catch (thrown) {
       logger.warn(
         { reason: thrown instanceof Error ? thrown.message : thrown instanceof Response ? `response ${thrown.status}` : String(thrown) },
@@ -154,7 +173,7 @@ export async function finishGoogleSignIn(request: Request): Promise<PopupOutcome
     proof: "google",
     googleId: result.googleId,
     googleName: result.googleName,
-    visitorId: await visitorIdOf(request.headers.get("Cookie")),
+    visitorId: await visitorIdOf(input.cookieHeader),
   });
   cookies.push(sessionCookie, await toastHeader(GOOGLE_WELCOME));
   if (!popup) return go(safeRedirect(redirectTo), cookies);

@@ -1,10 +1,12 @@
 /**
  * What the sign-in forms do: send a link, sign in with a password or a code. They take
  * validated input and answer where to go next (`Go`, with the cookies to set) or why not
- * (`Refusal`); routes turn those into responses. Every successful sign-in finishes in
- * completeSignIn() (sign-in.server.ts).
+ * (`Refusal`); routes turn those into responses. Of the request they need only its Cookie
+ * header (`cookieHeader`: this browser's gc_auth and visitor cookies). Every successful
+ * sign-in finishes in completeSignIn() (sign-in.server.ts).
  */
 import { visitorIdOf } from "~/analytics/visitor.server";
+import { env } from "~/utils/env.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader, type Toast } from "~/utils/toast.server";
 import { passwordUsable } from "./account-state";
@@ -43,14 +45,14 @@ const AUTH_REGISTRATION = "auth:registration";
  * e-mail link strategy stored. `cookies` are the Set-Cookie values the strategy answered with.
  */
 async function rememberPendingEmail(
-  request: Request,
+  cookieHeader: string | null,
   cookies: string[],
   email: string,
   purpose: CheckEmailPurpose,
   registrationSecret: string | null,
 ): Promise<string[]> {
   const own = cookies.find((cookie) => cookie.startsWith("gc_auth="));
-  const session = await authSessionStorage.getSession(own ? own.split(";")[0] : request.headers.get("Cookie"));
+  const session = await authSessionStorage.getSession(own ? own.split(";")[0] : cookieHeader);
   session.set(AUTH_EMAIL, email);
   session.set(AUTH_PURPOSE, purpose);
   if (registrationSecret) session.set(AUTH_REGISTRATION, registrationSecret);
@@ -62,15 +64,15 @@ export const CHECK_EMAIL_PATH = "/login/check-email";
 
 /** The 'Check Your Email!' page, with the pending e-mail remembered and a toast. */
 async function checkEmailAnswer(
-  request: Request,
+  cookieHeader: string | null,
   input: { cookies?: string[]; email: string; purpose: CheckEmailPurpose; registrationSecret: string | null; toast: Toast },
 ): Promise<Go> {
-  const remembered = await rememberPendingEmail(request, input.cookies ?? [], input.email, input.purpose, input.registrationSecret);
+  const remembered = await rememberPendingEmail(cookieHeader, input.cookies ?? [], input.email, input.purpose, input.registrationSecret);
   return go(CHECK_EMAIL_PATH, [...remembered, await toastHeader(input.toast)]);
 }
 
 type LinkEmail = {
-  request: Request;
+  cookieHeader: string | null;
   email: string;
   redirectTo: string;
   kind: "sign-in" | "confirm-registration" | "account-exists";
@@ -83,14 +85,16 @@ type LinkEmail = {
  */
 async function sendLinkEmail(input: LinkEmail): Promise<string[]> {
   const secret = randomSecret();
-  // remix-auth-email-link reads the address and extra fields from a form body.
+  // remix-auth only takes a Request: it reads the address and extra fields from a form body,
+  // this browser's gc_auth from Cookie, and the link's host from Host. The link in the e-mail
+  // is rebuilt on PUBLIC_URL anyway (publicMagicLink), so the request is built on it too.
   const body = new URLSearchParams({ email: input.email, secret, redirectTo: input.redirectTo, kind: input.kind });
-  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Host: new URL(input.request.url).host });
-  const cookie = input.request.headers.get("Cookie");
-  if (cookie) headers.set("Cookie", cookie);
+  const url = new URL("/login", env.publicUrl);
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Host: url.host });
+  if (input.cookieHeader) headers.set("Cookie", input.cookieHeader);
   try {
     await whileSending(secret, input.registration, () =>
-      authenticator.authenticate("email-link", new Request(input.request.url, { method: "POST", headers, body }), { successRedirect: "/login/check-email" }),
+      authenticator.authenticate("email-link", new Request(url, { method: "POST", headers, body }), { successRedirect: CHECK_EMAIL_PATH }),
     );
   } catch (thrown) {
     if (thrown instanceof Response) return thrown.headers.getSetCookie();
@@ -110,7 +114,7 @@ async function sendFailed(error: unknown, redirectTo: string): Promise<Go> {
  * to). The answer is the same whether or not the address has an account.
  */
 export async function sendSignInLink(input: {
-  request: Request;
+  cookieHeader: string | null;
   email: string;
   redirectTo: unknown;
   honeypotFilled: boolean;
@@ -119,13 +123,13 @@ export async function sendSignInLink(input: {
   const redirectTo = safeRedirect(input.redirectTo);
   const answer = { email: input.email, purpose: "sign-in" as const, registrationSecret: null, toast: MAGIC_LINK_SENT };
 
-  if (input.honeypotFilled) return checkEmailAnswer(input.request, answer);
+  if (input.honeypotFilled) return checkEmailAnswer(input.cookieHeader, answer);
 
   const limit = await tryAcquire(signInEmailLimits(input.email, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "sign-in e-mails");
   try {
-    const cookies = await sendLinkEmail({ request: input.request, email: input.email, redirectTo, kind: "sign-in" });
-    return checkEmailAnswer(input.request, { ...answer, cookies });
+    const cookies = await sendLinkEmail({ cookieHeader: input.cookieHeader, email: input.email, redirectTo, kind: "sign-in" });
+    return checkEmailAnswer(input.cookieHeader, { ...answer, cookies });
   } catch (error) {
     return sendFailed(error, redirectTo);
   }
@@ -136,7 +140,7 @@ export async function sendSignInLink(input: {
  * note to its owner with a sign-in link. This browser gets the same answer either way.
  */
 export async function sendRegistrationEmail(input: {
-  request: Request;
+  cookieHeader: string | null;
   email: string;
   name: string;
   passwordHash: string;
@@ -148,24 +152,24 @@ export async function sendRegistrationEmail(input: {
   try {
     const cookies = await sendLinkEmail(
       input.accountExists
-        ? { request: input.request, email: input.email, redirectTo: "/home", kind: "account-exists" }
+        ? { cookieHeader: input.cookieHeader, email: input.email, redirectTo: "/home", kind: "account-exists" }
         : {
-            request: input.request,
+            cookieHeader: input.cookieHeader,
             email: input.email,
             redirectTo: "/home",
             kind: "confirm-registration",
             registration: { passwordHash: input.passwordHash, name: input.name, browserHash: sha256(registrationSecret) },
           },
     );
-    return checkEmailAnswer(input.request, { ...answer, cookies });
+    return checkEmailAnswer(input.cookieHeader, { ...answer, cookies });
   } catch (error) {
     return sendFailed(error, "/home");
   }
 }
 
 /** The address a link was last sent to from this browser, and why (for the 'Check Your Email!' page). */
-export async function pendingEmail(request: Request): Promise<{ email: string; purpose: CheckEmailPurpose } | null> {
-  const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
+export async function pendingEmail(cookieHeader: string | null): Promise<{ email: string; purpose: CheckEmailPurpose } | null> {
+  const session = await authSessionStorage.getSession(cookieHeader);
   const email = session.get(AUTH_EMAIL);
   if (typeof email !== "string") return null;
   return { email, purpose: session.get(AUTH_PURPOSE) === "registration" ? "registration" : "sign-in" };
@@ -177,11 +181,11 @@ export async function pendingEmail(request: Request): Promise<{ email: string; p
  * browser the address is still verified, but nobody's typed password is adopted.
  */
 export async function confirmedRegistration(
-  request: Request,
+  cookieHeader: string | null,
   registration: PendingRegistration | null,
 ): Promise<{ passwordHash: string; name: string | null } | null> {
   if (!registration) return null;
-  const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
+  const session = await authSessionStorage.getSession(cookieHeader);
   const secret = session.get(AUTH_REGISTRATION);
   if (typeof secret !== "string" || sha256(secret) !== registration.browserHash) return null;
   return { passwordHash: registration.passwordHash, name: registration.name || null };
@@ -199,13 +203,13 @@ export const PASSWORD_NOT_KEPT = {
  * in the browser that registered, and the toast says which happened.
  */
 export async function signedInWithEmail(
-  request: Request,
+  cookieHeader: string | null,
   claim: { email: string; redirectTo: string | null; registration: PendingRegistration | null },
   proof: "email-link" | "email-code",
 ): Promise<Go> {
-  const registration = await confirmedRegistration(request, claim.registration);
+  const registration = await confirmedRegistration(cookieHeader, claim.registration);
   const toast = claim.registration ? [await toastHeader(registration ? ACCOUNT_CREATED : PASSWORD_NOT_KEPT)] : [];
-  const visitorId = await visitorIdOf(request.headers.get("Cookie"));
+  const visitorId = await visitorIdOf(cookieHeader);
   return signedIn({ email: claim.email, proof, confirmedRegistration: registration, visitorId }, safeRedirect(claim.redirectTo), toast);
 }
 
@@ -241,15 +245,15 @@ export async function signInWithPassword(input: {
 }
 
 /** Signs in with the code from the e-mail this browser last asked for (a well-formed code: see CODE_SHAPE). */
-export async function signInWithCode(input: { request: Request; code: string; clientIp: string }): Promise<Go | Refusal> {
-  const pending = await pendingEmail(input.request);
+export async function signInWithCode(input: { cookieHeader: string | null; code: string; clientIp: string }): Promise<Go | Refusal> {
+  const pending = await pendingEmail(input.cookieHeader);
   if (!pending) return go("/login");
 
   const limit = await tryAcquire(codeGuessLimits(pending.email, input.clientIp));
   if (!limit.ok) return tooMany(limit.retryAt, "codes tried");
 
   const result = await claimCode(pending.email, input.code);
-  if (result.ok) return signedInWithEmail(input.request, result, "email-code");
+  if (result.ok) return signedInWithEmail(input.cookieHeader, result, "email-code");
   if (result.state === "wrong-code") {
     const message =
       result.attemptsLeft > 0 ? `That code doesn't match. ${result.attemptsLeft} ${result.attemptsLeft === 1 ? "try" : "tries"} left.` : CODE_RETIRED;

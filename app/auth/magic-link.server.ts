@@ -24,8 +24,9 @@ async function checkLink(token: string, id: string): Promise<LinkView> {
   return { ...row, token, id };
 }
 
-export async function openLink(url: URL): Promise<LinkView> {
-  return checkLink(url.searchParams.get("token") ?? "", url.searchParams.get("id") ?? "");
+/** What opening a link shows, from the link's `token` and `id` query parameters. */
+export async function openLink(link: { token: string | null; id: string | null }): Promise<LinkView> {
+  return checkLink(link.token ?? "", link.id ?? "");
 }
 
 /** HTTP status for a link that cannot be used: gone when it once worked, bad otherwise. */
@@ -33,20 +34,24 @@ export function statusFor(state: TokenState): number {
   return state === "malformed" ? 400 : state === "valid" ? 200 : 410;
 }
 
-/** Signs in with the link (`Go`), or says why it cannot be used. */
-export async function spendLink(request: Request, token: string, id: string): Promise<Go | LinkView> {
+/**
+ * Signs in with the link (`Go`), or says why it cannot be used. `cookieHeader` is this
+ * browser's Cookie header: a registration's password counts only in the browser that signed up.
+ */
+export async function spendLink(input: { token: string; id: string; cookieHeader: string | null }): Promise<Go | LinkView> {
+  const { token, id, cookieHeader } = input;
   const view = await checkLink(token, id);
   if (view.state !== "valid") return view;
 
-  // remix-auth-email-link checks its encrypted token (and its age) on a GET of the link.
+  // remix-auth-email-link checks its encrypted token (and its age) on a GET of the link; it
+  // only takes a Request, so one is built from the token and this browser's cookies.
   const link = new URL("/magic", env.publicUrl);
   link.searchParams.set("token", token);
   const headers = new Headers();
-  const cookie = request.headers.get("Cookie");
-  if (cookie) headers.set("Cookie", cookie);
+  if (cookieHeader) headers.set("Cookie", cookieHeader);
   try {
     const proven = await authenticator.authenticate("email-link", new Request(link, { headers }));
-    return signedInWithEmail(request, proven, "email-link");
+    return signedInWithEmail(cookieHeader, proven, "email-link");
   } catch (error) {
     if (error instanceof Response) throw error;
     if (error instanceof LinkError) return { ...view, state: error.state };

@@ -28,7 +28,7 @@ export function toSessionUser(user: {
   timeZone: string;
   lastActedOn: string | null;
 }): SessionUser {
-  // An unknown stored role counts as "user" (spec: the role defaults to user).
+  // The role defaults to "user": a missing or unknown stored role counts as "user", never as admin.
   return { id: user.id, email: user.email, name: user.name, role: StoredRole.parse(user.role), timeZone: user.timeZone, lastActedOn: user.lastActedOn };
 }
 

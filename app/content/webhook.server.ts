@@ -1,28 +1,40 @@
 /**
- * POST /webhooks/sanity: Sanity calls it when content is published, changed or deleted.
- * Only a request signed with SANITY_WEBHOOK_SECRET (@sanity/webhook) moves the content version
- * (every instance then clears its content and page caches); anything else is refused before it
- * changes anything.
+ * Sanity calls POST /webhooks/sanity when content is published, changed or deleted. Only a
+ * body signed with SANITY_WEBHOOK_SECRET (@sanity/webhook) moves the content version (every
+ * instance then clears its content and page caches); anything else is refused before it
+ * changes anything. The route reads the body and the signature header and answers with the
+ * outcome this module returns.
  */
-import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
+import { isValidSignature } from "@sanity/webhook";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
-import { readBodyText } from "~/utils/form.server";
 import { publishContentChange } from "./content-version.server";
 import { notePublishedPagesInBackground } from "./published-pages.server";
 import { logger } from "~/utils/logger.server";
 
-/** Sanity sends the document's projection; a large body is not a Sanity webhook. */
-const MAX_BODY_BYTES = 256 * 1024;
+/** Sanity sends the document's projection; a larger body is not a Sanity webhook. */
+export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 
-const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+export type SanityWebhookOutcome =
+  /** SANITY_WEBHOOK_SECRET is not set: this server takes no Sanity webhooks. */
+  | { outcome: "not-configured" }
+  /** The body was larger than MAX_WEBHOOK_BODY_BYTES. */
+  | { outcome: "too-large" }
+  /** The signature is missing, malformed or does not match the body. */
+  | { outcome: "invalid-signature" }
+  /** The content version moved on: every instance clears its caches. */
+  | { outcome: "published"; version: number };
 
-export async function handleSanityWebhook(request: Request): Promise<Response> {
+export async function handleSanityWebhook(input: {
+  /** The request body, or null when it was larger than MAX_WEBHOOK_BODY_BYTES. */
+  body: string | null;
+  /** The signature header's value, if any. */
+  signature: string | null;
+}): Promise<SanityWebhookOutcome> {
   const secret = env.sanity?.webhookSecret;
-  if (!secret) return json(404, { error: "Sanity webhooks are not set up on this server (SANITY_WEBHOOK_SECRET)." });
-  const body = await readBodyText(request, MAX_BODY_BYTES);
-  if (body === null) return json(413, { error: "The request body is too large." });
-  const signature = request.headers.get(SIGNATURE_HEADER_NAME);
+  if (!secret) return { outcome: "not-configured" };
+  const { body, signature } = input;
+  if (body === null) return { outcome: "too-large" };
   let valid = false;
   try {
     valid = !!signature && (await isValidSignature(body, signature, secret));
@@ -32,7 +44,7 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   }
   if (!valid) {
     logger.warn("[webhook] Sanity webhook with a missing or wrong signature refused");
-    return json(401, { error: "Invalid signature." });
+    return { outcome: "invalid-signature" };
   }
   let id: unknown;
   try {
@@ -45,5 +57,5 @@ export async function handleSanityWebhook(request: Request): Promise<Response> {
   logger.info(`[webhook] content changed${typeof id === "string" ? ` (${id})` : ""}: content version ${version}, caches cleared`);
   // A page published now is noted at once, so taking it down later answers 410 even if nobody opened it.
   notePublishedPagesInBackground();
-  return json(200, { ok: true });
+  return { outcome: "published", version };
 }

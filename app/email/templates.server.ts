@@ -38,7 +38,7 @@ export function emailButton(label: string, href: string): string {
   const colour = BRAND.rose;
   return `<table role="presentation" border="0" cellpadding="0" cellspacing="0" align="center" style="margin:8px auto 24px;">
 <tr><td align="center" bgcolor="${colour}" style="border-radius:999px;background-color:${colour};">
-<a href="${escapeHtml(href)}" target="_blank" style="display:inline-block;padding:14px 32px;border:1px solid ${colour};border-radius:999px;font-family:${BRAND.sans};font-size:16px;font-weight:bold;line-height:20px;color:#ffffff;text-decoration:none;">${escapeHtml(label)}</a>
+<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer" style="display:inline-block;padding:14px 32px;border:1px solid ${colour};border-radius:999px;font-family:${BRAND.sans};font-size:16px;font-weight:bold;line-height:20px;color:#ffffff;text-decoration:none;">${escapeHtml(label)}</a>
 </td></tr></table>`;
 }
 

@@ -101,7 +101,7 @@ export function durationSeconds(duration: string | null | undefined): number | n
   return match ? Number(match[1]) : null;
 }
 
-/** Plan prices the derivation below may match a dollar amount against (spec section 9). */
+/** Plan prices in cents (monthly $9.99, annual $59, single payment $29.99) that the derivation below may match a dollar amount against. */
 export const STANDARD_PRICES: Record<Exclude<Tier, never>, number> = { monthly: 999, annual: 5900, single_payment: 2999 };
 
 /**

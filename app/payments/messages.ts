@@ -1,4 +1,4 @@
-/** The error catalogue's texts for payments (spec section 8), shared by server and pages. */
+/** The texts of the payment errors and notices members see (toast title and description), shared by server and pages. */
 export const CHECKOUT_ERROR = { title: "Checkout Error", description: "There was a problem starting your checkout. Please try again." } as const;
 export const VERIFICATION_ERROR = {
   title: "Verification Error",

@@ -70,9 +70,9 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
  * Sends the sign-in e-mail through the login flow's own sender (same template, limits).
  * Returns the cookie that lets this browser type the e-mail's code (/login/check-email).
  */
-async function emailSignInLink(request: Request, email: string, clientIp: string): Promise<{ sent: boolean; cookies: string[] }> {
+async function emailSignInLink(cookieHeader: string | null, email: string, clientIp: string): Promise<{ sent: boolean; cookies: string[] }> {
   try {
-    const outcome = await sendSignInLink({ request, email, redirectTo: "/home", honeypotFilled: false, clientIp });
+    const outcome = await sendSignInLink({ cookieHeader, email, redirectTo: "/home", honeypotFilled: false, clientIp });
     const sent = isGo(outcome) && outcome.go === CHECK_EMAIL_PATH;
     return { sent, cookies: sent ? outcome.cookies.filter((cookie) => cookie.startsWith("gc_auth=")) : [] };
   } catch (error) {
@@ -118,7 +118,7 @@ export async function checkPayment(input: { request: Request; visitorId: string;
       browserSession: session ? { kind: session.kind, userId: session.user.id } : null,
       buyerId: row.userId,
     });
-    const email = await emailSignInLink(input.request, row.email, input.clientIp);
+    const email = await emailSignInLink(input.request.headers.get("Cookie"), row.email, input.clientIp);
     await db.checkoutSession.update({
       where: { id: row.id },
       data: { emailStatus: email.sent ? "sent" : "failed", signedInHere: welcome !== "sign-in-by-link" },

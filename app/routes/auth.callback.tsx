@@ -16,7 +16,7 @@ import { seo } from "~/utils/seo";
 export const meta: MetaFunction = (args) => seo(args, { title: "Signing in · Glow Coach", description: "Finishing your sign-in.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const outcome = await finishGoogleSignIn(request);
+  const outcome = await finishGoogleSignIn({ query: new URL(request.url).searchParams, cookieHeader: request.headers.get("Cookie") });
   if (isGo(outcome)) return goTo(outcome);
   const headers = new Headers();
   for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);

@@ -19,7 +19,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!env.google) throw notFound(request);
   const { submission, status } = await parseForm(request, GoogleForm);
   if (submission.status !== "success") return data(submission.reply(), { status });
-  const outcome = await startGoogleSignIn(request, { popup: submission.value.popup === "1", redirectTo: submission.value.redirectTo });
+  const outcome = await startGoogleSignIn({
+    popup: submission.value.popup === "1",
+    redirectTo: submission.value.redirectTo,
+    cookieHeader: request.headers.get("Cookie"),
+  });
   if (isGo(outcome)) return goTo(outcome);
   const headers = new Headers();
   for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);

@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           visitorId: context.visitorId,
         })
       : await sendSignInLink({
-          request,
+          cookieHeader: request.headers.get("Cookie"),
           email: form.email,
           redirectTo: form.redirectTo,
           honeypotFilled: Boolean(form[HONEYPOT_FIELD]),

@@ -23,7 +23,7 @@ export const meta: MetaFunction = (args) =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
-  const pending = await pendingEmail(request);
+  const pending = await pendingEmail(request.headers.get("Cookie"));
   if (!pending) throw redirect("/login");
   return pending;
 }
@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const { submission, status } = await parseForm(request, CodeForm);
   if (submission.status !== "success") return data(submission.reply(), { status });
-  const outcome = await signInWithCode({ request, code: submission.value.code, clientIp: context.clientIp });
+  const outcome = await signInWithCode({ cookieHeader: request.headers.get("Cookie"), code: submission.value.code, clientIp: context.clientIp });
   return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
 

@@ -23,7 +23,8 @@ function present(view: LinkView) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const view = await openLink(new URL(request.url));
+  const { searchParams } = new URL(request.url);
+  const view = await openLink({ token: searchParams.get("token"), id: searchParams.get("id") });
   // The URL holds the token: never send it to another site as a referrer. ("same-origin",
   // not "no-referrer": with that, browsers send `Origin: null` and Remix refuses the form POST.)
   return data(present(view), { status: statusFor(view.state), headers: { "Referrer-Policy": "same-origin" } });
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { submission, status } = await parseForm(request, MagicLinkForm);
   if (submission.status !== "success") return data(present({ state: "malformed", token: "", id: "" }), { status });
-  const outcome = await spendLink(request, submission.value.token, submission.value.id);
+  const outcome = await spendLink({ token: submission.value.token, id: submission.value.id, cookieHeader: request.headers.get("Cookie") });
   if (isGo(outcome)) return goTo(outcome);
   return data(present(outcome), { status: statusFor(outcome.state) });
 }

@@ -32,7 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status });
   // A filled honeypot gets the same form back with nothing created.
   if (submission.value[HONEYPOT_FIELD]) return data(submission.reply({ formErrors: ["Please try again."], hideFields }), { status: 400 });
-  const outcome = await register(request, submission.value, context.clientIp);
+  const { name, email, password } = submission.value;
+  const outcome = await register({ name, email, password, clientIp: context.clientIp, cookieHeader: request.headers.get("Cookie") });
   return isRefusal(outcome) ? replyRefused(submission, outcome, { hideFields }) : goTo(outcome);
 }
 

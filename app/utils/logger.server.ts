@@ -6,7 +6,10 @@
  *
  * What is never logged: secrets, tokens, cookies, sign-in links and codes. Requests are
  * logged by path, without the query string (sign-in links, Stripe and preview secrets
- * travel there); a field named like a secret is redacted wherever it appears.
+ * travel there). A field named like a secret (token, link, cookie, authorization,
+ * password, ...) at the top of a logged object or one level down, and the cookie and
+ * authorization headers of a `headers` object up to one level down, are written as
+ * "[redacted]". Message texts are not redacted: never put a secret in one.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
@@ -19,6 +22,16 @@ const requestIds = new AsyncLocalStorage<string>();
 
 /** Field names whose values are secrets, at the top of a logged object or one level down. */
 const SECRET_FIELDS = ["password", "passwordHash", "secret", "sessionSecret", "token", "link", "cookie", "authorization", "apiKey", "secretKey"];
+/** Headers that carry secrets, also inside a `headers` object one level down (`{ req: { headers } }`). */
+const SECRET_HEADERS = ["cookie", "set-cookie", "authorization"];
+
+/** What is written in place of a secret. */
+export const REDACTED = "[redacted]";
+
+const REDACT_PATHS = [
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
+  ...SECRET_HEADERS.flatMap((name) => [`headers["${name}"]`, `*.headers["${name}"]`]),
+];
 
 function stream(fd: 1 | 2): DestinationStream {
   if (env.log.format === "pretty") {
@@ -29,25 +42,30 @@ function stream(fd: 1 | 2): DestinationStream {
   return pino.destination({ dest: fd, sync: true });
 }
 
-function createLogger(): Logger {
+/**
+ * A logger with the app's settings. It writes to stdout and stderr; `destination` (tests)
+ * receives every line instead.
+ */
+export function createLogger(destination?: DestinationStream): Logger {
   return pino(
     {
       level: env.log.level,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]), censor: "[redacted]" },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
       mixin: () => {
         const reqId = requestIds.getStore();
         return reqId ? { reqId } : {};
       },
     },
-    pino.multistream(
-      [
-        { level: "trace", stream: stream(1) },
-        { level: "warn", stream: stream(2) },
-      ],
-      { dedupe: true },
-    ),
+    destination ??
+      pino.multistream(
+        [
+          { level: "trace", stream: stream(1) },
+          { level: "warn", stream: stream(2) },
+        ],
+        { dedupe: true },
+      ),
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The authorization matrix: every route of the spec's route table, visited as an anonymous
+ * The authorization matrix: every route of the app, visited as an anonymous
  * visitor, a member and an admin, with the page or redirect each must get.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";

@@ -229,7 +229,7 @@ test.describe("the tutorial", () => {
     await expect(page.getByTestId("completion-badge")).toHaveText("0 of 6 steps done today");
     await expect(page.getByText("6 steps completed today")).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Do Today's Routine" })).toHaveAttribute("href", PLAN);
-    // Once the six steps are done, the spec's badge is true.
+    // Once the six steps are done, the badge '6 steps completed today' is true.
     for (let step = 1; step <= 6; step++) {
       const done = await page.request.post(PLAN, {
         form: { intent: "complete-step", step: String(step) },

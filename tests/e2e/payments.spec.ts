@@ -84,7 +84,7 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await expect(page).toHaveURL(/\/payment-success\?session_id=cs_local_/);
     await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
-    // The spec's line, naming the plan this purchase unlocked.
+    // The lifetime-access line, naming the plan this purchase unlocked.
     await expect(
       page.getByText("Your Crease-Free Makeup routine is now active with lifetime access! We're sending you access details via email."),
     ).toBeVisible();
@@ -135,7 +135,7 @@ test.describe("offers and payments", () => {
     await stranger.close();
   });
 
-  test("skincare paywall: spec texts, cancel returns to the offer, monthly subscription", async ({ page }, testInfo) => {
+  test("skincare paywall: prices, claims and locked content; cancel returns to the offer, monthly subscription", async ({ page }, testInfo) => {
     await page.goto("/subscribe");
     await expect(page.getByText("Save 40%", { exact: true })).toBeVisible();
     await expect(page.getByText(/^Offer expires in \d:\d\d$/)).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * Issue 8: the landing, brands and legal pages, every page's meta tags, first-party
+ * The landing, brands and legal pages, every page's meta tags, first-party
  * analytics capture (UTM, referrer, step answers), no third party without a pixel id, and
  * the admin dashboard over a seeded scenario.
  */

@@ -55,7 +55,7 @@ test.describe("skin quiz", () => {
     await expect(page.getByRole("heading", { level: 2, name: "Soothe redness by rebuilding your skin barrier" })).toBeVisible();
     await expect(page.getByText("Your plan is built for dry skin.", { exact: false })).toBeVisible();
     await expect(page.getByText("Every step fits in 5-10 minutes a day.", { exact: false })).toBeVisible();
-    // The skin quiz sells the skincare plan (ADR 14), not the makeup-prep offer the spec named.
+    // The skin quiz sells the skincare plan at /subscribe (ADR 14), not the makeup-prep offer at /subscribe-otp.
     await expect(page.getByRole("link", { name: "Get My Personalized Plan" })).toHaveAttribute("href", "/subscribe");
 
     // The result stays on reload, although the answers were cleared.

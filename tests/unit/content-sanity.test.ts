@@ -15,7 +15,7 @@ const STUDIO = "https://studio.glowcoach.test";
 
 let fake: FakeSanity;
 let content: typeof import("~/content/content.server");
-let webhook: typeof import("~/content/webhook.server");
+let webhookAction: typeof import("~/routes/webhooks.sanity").action;
 let preview: typeof import("~/content/preview.server");
 let landingLoader: typeof import("~/routes/_index").loader;
 let previewRoute: typeof import("~/routes/preview").loader;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   // Modules read the environment when imported: import them only now.
   vi.resetModules();
   content = await import("~/content/content.server");
-  webhook = await import("~/content/webhook.server");
+  webhookAction = (await import("~/routes/webhooks.sanity")).action;
   preview = await import("~/content/preview.server");
   landingLoader = (await import("~/routes/_index")).loader;
   previewRoute = (await import("~/routes/preview")).loader;
@@ -61,6 +61,9 @@ async function signedWebhook(body: object, secret = WEBHOOK_SECRET): Promise<Req
   });
 }
 
+/** The webhook as Sanity reaches it: POST /webhooks/sanity. */
+const postWebhook = (request: Request) => webhookAction({ request, params: {}, context: {} } as never);
+
 const edit = (id: string, change: (doc: Record<string, any>) => void) => {
   const doc = structuredClone(fake.get(id)!) as Record<string, any>;
   change(doc);
@@ -81,7 +84,7 @@ describe("content from Sanity", () => {
     expect((await landing()).headline).toBe("From the Content Lake");
     expect(queries()).toBe(before);
 
-    const response = await webhook.handleSanityWebhook(await signedWebhook({ _id: "page-landing" }));
+    const response = await postWebhook(await signedWebhook({ _id: "page-landing" }));
     expect(response.status).toBe(200);
     expect((await landing()).headline).toBe("Edited again");
   });
@@ -96,20 +99,37 @@ describe("content from Sanity", () => {
     const unsigned = new Request("http://app.test/webhooks/sanity", { method: "POST", body: "{}" });
     const garbage = new Request("http://app.test/webhooks/sanity", { method: "POST", body: "{}", headers: { [SIGNATURE_HEADER_NAME]: "t=1,v1=nonsense" } });
     for (const request of [wrongSecret, tamperedBody, unsigned, garbage]) {
-      const response = await webhook.handleSanityWebhook(request);
+      const response = await postWebhook(request);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: "Invalid signature." });
     }
     expect(content.contentGeneration()).toBe(generation);
     expect((await landing()).headline).not.toBe("Not yet");
-    await webhook.handleSanityWebhook(await signedWebhook({}));
+    await postWebhook(await signedWebhook({}));
     expect((await landing()).headline).toBe("Not yet");
+  });
+
+  it("the webhook module answers with values, and the route turns them into responses", async () => {
+    const { handleSanityWebhook } = await import("~/content/webhook.server");
+    const generation = content.contentGeneration();
+    expect(await handleSanityWebhook({ body: null, signature: null })).toEqual({ outcome: "too-large" });
+    expect(await handleSanityWebhook({ body: "{}", signature: null })).toEqual({ outcome: "invalid-signature" });
+    expect(content.contentGeneration()).toBe(generation);
+    const signed = await signedWebhook({ _id: "page-landing" });
+    const outcome = await handleSanityWebhook({ body: await signed.text(), signature: signed.headers.get(SIGNATURE_HEADER_NAME) });
+    expect(outcome).toMatchObject({ outcome: "published", version: expect.any(Number) });
+
+    const tooLarge = new Request("http://app.test/webhooks/sanity", { method: "POST", body: "x".repeat(256 * 1024 + 1) });
+    const response = await postWebhook(tooLarge);
+    expect(response.status).toBe(413);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(await response.json()).toEqual({ error: "The request body is too large." });
   });
 
   it("an invalid document keeps the last good version, and the log names the document and the path", async () => {
     expect((await content.getSiteSettings()).supportEmail).toBe("support@glowcoach.app");
     edit("siteSettings", (d) => (d.supportEmail = "not an e-mail"));
-    await webhook.handleSanityWebhook(await signedWebhook({ _id: "siteSettings" }));
+    await postWebhook(await signedWebhook({ _id: "siteSettings" }));
     expect((await content.getSiteSettings()).supportEmail).toBe("support@glowcoach.app");
     expect(errors.join("\n")).toMatch(/document siteSettings is invalid and was not used:\n\s+supportEmail: /);
   });
@@ -117,7 +137,7 @@ describe("content from Sanity", () => {
   it("an invalid document never served before falls back to the embedded one", async () => {
     edit("insight-skin-acne", (d) => (d.body = []));
     edit("funnel-crease-crisis", (d) => (d.steps[0].next = [{ _key: "x", to: { step: "gone" } }]));
-    await webhook.handleSanityWebhook(await signedWebhook({}));
+    await postWebhook(await signedWebhook({}));
     const insight = await content.getInsight("insight-skin-acne");
     expect(insight?.title).toBe("Calm breakouts without stripping your skin");
     expect(insight?.body.length).toBeGreaterThan(0);

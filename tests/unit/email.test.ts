@@ -29,6 +29,10 @@ describe("sign-in e-mail", () => {
     const email = signInEmail(SIGN_IN);
     expect(email.subject).toBe("Your Glow Coach sign-in link");
     expect(email.html).toMatch(/<a href="https:\/\/glowcoach\.app\/magic\?token=abc&amp;id=xyz"[^>]*>Access My Skincare Plan<\/a>/);
+    // A link that opens a new tab never hands the new page a handle on this one.
+    const newTab = email.html.match(/<a [^>]*target="_blank"[^>]*>/g) ?? [];
+    expect(newTab.length).toBeGreaterThan(0);
+    for (const link of newTab) expect(link).toContain('rel="noopener noreferrer"');
     expect(email.html).toContain("K7P2QD");
     expect(email.html).toContain("expires in 15 minutes");
     expect(email.html).toContain("mailto:support@glowcoach.app");

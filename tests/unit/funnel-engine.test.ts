@@ -37,11 +37,11 @@ describe("skin quiz: labels, progress and buttons", () => {
     expect(questions.map((s) => s.label)).toEqual(Array.from({ length: 12 }, (_, i) => `Step ${i + 1} of 12`));
   });
 
-  it("shows the spec's progress values", () => {
+  it("shows progress in twelfths, rounded to one decimal (8.3 … 100)", () => {
     expect(questions.map((s) => s.progress)).toEqual([8.3, 16.7, 25, 33.3, 41.7, 50, 58.3, 66.7, 75, 83.3, 91.7, 100]);
   });
 
-  it("uses the spec's continue labels in order", () => {
+  it("labels each step's continue button with its own text, in order", () => {
     expect(questions.map((s) => continueLabel(s, {}))).toEqual([
       "See My Next Step",
       "Show Me the Fix",
@@ -70,7 +70,7 @@ describe("skin quiz: labels, progress and buttons", () => {
     expect(intro.buttonLabel).toBe("Get My Clear Skin Plan");
     expect(intro.resetAnswers).toBe(true);
     expect(step("13")).toMatchObject({ type: "analysing", durationMs: 3000 });
-    // The skin quiz sells the skincare plan (ADR 14), not the makeup-prep offer the spec named.
+    // The skin quiz sells the skincare plan at /subscribe (ADR 14), not the makeup-prep offer at /subscribe-otp.
     expect(step("14")).toMatchObject({ type: "result", cta: { href: "/subscribe" } });
   });
 });

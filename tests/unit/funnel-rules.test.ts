@@ -61,7 +61,7 @@ describe("makeup prep quiz", () => {
     for (const answers of cases) expect(pickInsight(result.pick, fullAnswers(makeup, answers))._ref, JSON.stringify(answers)).toBe(expected(answers));
   });
 
-  it("has the spec's intro, labels, progress and buttons", () => {
+  it("has its intro, eight steps at 12.5% each, the analysing step (3000 ms) and a result leading to /subscribe-otp", () => {
     const intro = stepOf<"intro">(makeup, "0");
     expect([intro.headline, intro.buttonLabel]).toEqual(["Tired of Cakey, Patchy Foundation?", "Fix My Makeup Routine"]);
     const questions = makeup.steps.filter((s): s is StepOfType<"question"> => s.type === "question");
@@ -141,7 +141,7 @@ describe("crease quiz", () => {
   }
 
   const cases = combinations(crease, ["foundationCreasing", "creasingLocation", "creasingFeeling"]);
-  it(`follows the spec's order over all ${cases.length} combinations`, () => {
+  it(`picks the first matching insight (lunchtime creasing, then under-eye creasing, then self-conscious, else generic) over all ${cases.length} combinations`, () => {
     expect(cases).toHaveLength(48);
     for (const answers of cases) expect(pickInsight(result.pick, fullAnswers(crease, answers))._ref, JSON.stringify(answers)).toBe(expected(answers));
   });

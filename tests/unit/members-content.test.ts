@@ -68,7 +68,7 @@ describe("members' content", () => {
     expect(Plan.safeParse(other).success).toBe(false);
   });
 
-  it("keeps the spec's skincare tutorial: titles, next labels, tips, products and things to avoid", async () => {
+  it("keeps the six-step skincare tutorial: titles, next labels, tips, products and things to avoid", async () => {
     const plan = ResolvedPlan.parse(await query(PLAN_BY_ID, { id: "clear-healthy-skin" }));
     const steps = await Promise.all(plan.tutorial.map(async (id) => ResolvedTutorialStep.parse(await query(TUTORIAL_STEP, { id }))));
     expect(steps.map((s) => s.title)).toEqual([
@@ -112,7 +112,7 @@ describe("members' content", () => {
     expect(Product.safeParse({ ...products[0], shopUrl: "https://shop.example/cleanser" }).success).toBe(true);
   });
 
-  it("has the tutorial footer and the completion texts (the spec's, for the skincare plan)", () => {
+  it("has the tutorial footer (copyright 2025) and the completion texts, for the skincare plan", () => {
     const settings = TutorialSettings.parse(docs.find((d) => d._id === "tutorialSettings"));
     expect(settings.footer.copyright).toContain("2025");
     const { completion } = settings;

@@ -150,7 +150,7 @@ describe("the player's steps", () => {
 });
 
 describe("home", () => {
-  it("routes 'Do Today's Routine' as the spec says", () => {
+  it("routes 'Do Today's Routine': disabled with no plan, to /login when signed out, to the offer when the plan isn't owned, else to the plan", () => {
     expect(routineButton({ planId: null, signedIn: true, owned: true, offerPath: null })).toEqual({ state: "disabled" });
     expect(routineButton({ planId: PLAN, signedIn: false, owned: false, offerPath: "/subscribe" })).toEqual({
       state: "ready",

@@ -148,7 +148,7 @@ describe("page content documents", () => {
     }
   });
 
-  it("the terms state every fact of spec section 9, the privacy policy the 30-day deletion", () => {
+  it("the terms state the refund (7 days, paid in 5-10 business days), 30 days' notice of price changes, auto-renewal and cancellation at period end; the privacy policy the 30-day deletion", () => {
     const text = (id: string) => JSON.stringify(LegalPage.parse(doc(id)).sections);
     const terms = text("page-terms-of-service");
     expect(terms).toContain("full refund within 7 days of your first purchase");
@@ -159,7 +159,7 @@ describe("page content documents", () => {
     expect(text("page-privacy-policy")).toContain("deleted within 30 days");
   });
 
-  it("the brands page carries the spec's names and figures", () => {
+  it("the brands page names the problems, features, journey steps, impact figures and the free pilot tier", () => {
     const page = PartnershipsPage.parse(doc("page-partnerships"));
     expect(page.problems.items.map((i) => i.title)).toEqual(["Low Engagement", "Single Purchase", "Limited AOV"]);
     expect(page.features.items.map((i) => i.title)).toEqual(["Routine Builder", "Video Education", "Smart Upsells"]);

@@ -51,7 +51,7 @@ describe("offer documents", () => {
     expect(problems).toContain("must be more than the price");
   });
 
-  it("skincare paywall: the spec's prices, buttons and claims", () => {
+  it("skincare paywall: $59/year and $9.99/month, $0.16/day, 40% off, the countdown, the locked tips and fits, 30-day money back", () => {
     const texts = pageTexts("/subscribe");
     for (const expected of [
       "Unlock My Clear Skin Plan - $59/year",
@@ -157,7 +157,7 @@ describe("catalogue", () => {
     expect(pricePlan(skincare, "annual\u0000")).toBeNull();
   });
 
-  it("writes prices as the spec does", () => {
+  it("writes prices in dollars, with cents only when there are any", () => {
     expect(displayPrice(5900)).toBe("$59");
     expect(displayPrice(999)).toBe("$9.99");
     expect(displayPrice(2999)).toBe("$29.99");
@@ -218,7 +218,7 @@ describe("countdown", () => {
   });
 });
 
-describe("plan type derivation (spec section 4)", () => {
+describe("plan type derivation: tier, then plan name, then the dollar amount", () => {
   it("single_payment tier wins", () => {
     expect(derivePlanType({ tier: "single_payment", planName: "Annual Plan", priceText: "$9.99" })).toBe("single_payment");
   });

@@ -19,39 +19,30 @@ import type { offerRouteAction, offerRouteLoader } from "../offer-route.server";
 import { PageContext, useCountdown } from "./offer-page-state";
 import { Section } from "./sections";
 
-type ActionData = ReturnType<typeof useActionData<typeof offerRouteAction>>;
-
-/**
- * A refused plan button as the page shows it: what the member already has (the refusal of
- * the plan chosen), or the checkout error under its heading (the form's errors).
- */
-export function refusalOf(result: ActionData): { alreadyOwned: string } | { checkoutError: { title: string; description: string } } | null {
-  const alreadyOwned = result?.error?.planId?.[0];
-  if (alreadyOwned) return { alreadyOwned };
-  const message = formErrorsOf(result)?.[0];
-  return message ? { checkoutError: { title: checkoutErrorTitle(message), description: message } } : null;
-}
-
 export function OfferPage() {
   const { offer, countdown, matches, reason, personalised, owned, onSale } = useLoaderData<typeof offerRouteLoader>();
   const lastResult = useActionData<typeof offerRouteAction>();
   const hydrated = useHydrated();
   const seconds = useCountdown(durationSeconds(countdown));
   const [selected, setSelected] = useState<string | null>(null);
-  const refused = refusalOf(lastResult);
-  const checkoutError = refused && "checkoutError" in refused ? refused.checkoutError : null;
-  const alreadyOwned = refused && "alreadyOwned" in refused ? refused.alreadyOwned : null;
+  // A refused plan button: the plan chosen is one the member already has (its field's error,
+  // shown with a way to it), or the checkout could not start (the form's errors, as on every
+  // other form), shown under its heading: a toast with JavaScript, in place without.
+  const alreadyOwned = lastResult?.error?.planId?.[0] ?? null;
+  const checkoutError = alreadyOwned ? null : (formErrorsOf(lastResult)?.[0] ?? null);
 
   useEffect(() => {
     // Once per answer, also when the same error comes back again.
-    const answer = refusalOf(lastResult);
-    if (answer && "checkoutError" in answer) showToast({ ...answer.checkoutError, variant: "destructive" });
+    const message = lastResult?.error?.planId?.[0] ? null : formErrorsOf(lastResult)?.[0];
+    if (message) showToast({ title: checkoutErrorTitle(message), description: message, variant: "destructive" });
   }, [lastResult]);
 
   return (
     <PageContext.Provider value={{ seconds, selected, select: setSelected, offer, owned, matches, reason, personalised, onSale }}>
       <div className="pb-16">
-        {checkoutError && !hydrated ? <ErrorBox className="mx-auto mt-4 max-w-xl" title={checkoutError.title} description={checkoutError.description} /> : null}
+        {checkoutError && !hydrated ? (
+          <ErrorBox className="mx-auto mt-4 max-w-xl" title={checkoutErrorTitle(checkoutError)} description={checkoutError} />
+        ) : null}
         {owned ? (
           <OwnedNotice owned={owned} alert={alreadyOwned !== null} />
         ) : alreadyOwned ? (
