@@ -75,6 +75,8 @@ for (let i = 0; i < profile.samples.length; i++) {
   byFunction.set(where, (byFunction.get(where) ?? 0) + profile.timeDeltas[i]);
   total += profile.timeDeltas[i];
 }
+// PROFILE_KEEP=file: the profile is kept there (open it in Chrome's DevTools or speedscope).
+if (process.env.PROFILE_KEEP) fs.copyFileSync(path.join(profileDir, file), process.env.PROFILE_KEEP);
 fs.rmSync(dataDir, { recursive: true, force: true });
 const requests = MEMBERS * 2;
 console.log(

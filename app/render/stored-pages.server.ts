@@ -28,7 +28,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
 import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
-import { sessionCookie } from "~/auth/session.server";
+import { sessionIdIn } from "~/auth/session.server";
 import { contentGeneration } from "~/content/content.server";
 import { serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
@@ -107,13 +107,6 @@ async function memberVersion(sessionId: string): Promise<number | null> {
   return rows.length ? Number(rows[0].version ?? 0) : null;
 }
 
-/** This request's session id, when its cookie has a valid signature. */
-async function sessionIdOf(cookieHeader: string | undefined): Promise<string | null> {
-  if (!cookieHeader?.includes("gc_session=")) return null;
-  const id = await sessionCookie.parse(cookieHeader).catch(() => null);
-  return typeof id === "string" && id.length > 0 && id.length <= 100 ? id : null;
-}
-
 /** A landing the full path writes down (UTM tags, a referrer from elsewhere): never answered from memory. */
 function recordsALanding(req: IncomingMessage): boolean {
   if (!req.headers.referer && !req.url?.includes("?")) return false;
@@ -145,7 +138,7 @@ async function servePersonalPage(req: IncomingMessage, res: ServerResponse): Pro
     pages.delete(key);
   }
   // The full path renders it: what it is rendered from is read now, before any loader runs.
-  const sessionId = await sessionIdOf(req.headers.cookie);
+  const sessionId = await sessionIdIn(req.headers.cookie);
   if (sessionId) {
     if (member?.sessionId !== sessionId) {
       const version = await memberVersion(sessionId);

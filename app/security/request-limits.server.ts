@@ -9,7 +9,7 @@
  */
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { sessionCookie } from "~/auth/session.server";
+import { sessionIdIn } from "~/auth/session.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { execute, queryRows, sql } from "~/utils/sql.server";
@@ -41,11 +41,8 @@ function pruneOldWindows(windowStart: number): void {
  * buy a fresh count each time.
  */
 async function requester(cookieHeader: string | undefined, ip: string): Promise<string> {
-  if (cookieHeader?.includes("gc_session=")) {
-    const sessionId = await sessionCookie.parse(cookieHeader).catch(() => null);
-    if (typeof sessionId === "string" && sessionId.length > 0) return `session:${sessionId}`;
-  }
-  return `ip:${ip}`;
+  const sessionId = await sessionIdIn(cookieHeader);
+  return sessionId ? `session:${sessionId}` : `ip:${ip}`;
 }
 
 /** A session id is a secret: only a digest of who is asking is stored as a key. */
