@@ -97,7 +97,11 @@ describe("the player's route", () => {
       body: new URLSearchParams(fields).toString(),
     });
     try {
-      const result: unknown = await action({ request, params: { id: PLAN }, context: { visitorId: "visitor-route", clientIp: "127.0.0.1", cspNonce: "", dataRequest: false } });
+      const result: unknown = await action({
+        request,
+        params: { id: PLAN },
+        context: { visitorId: "visitor-route", clientIp: "127.0.0.1", cspNonce: "", dataRequest: false },
+      });
       if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), body: null };
       const { data, init } = result as { data: unknown; init?: { status?: number } };
       return { status: init?.status ?? 200, location: null, body: data as { error?: Record<string, string[]> } };
