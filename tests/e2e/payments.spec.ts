@@ -166,8 +166,10 @@ test.describe("offers and payments", () => {
     // Cancel on the test checkout returns to the offer.
     await annual.getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" }).click();
     await expect(page).toHaveURL(/\/checkout\/test\//);
-    await expect(page.getByText("Annual Plan")).toBeVisible();
+    // The address changes a moment before the page does (the offer's own "annual plan" text
+    // would still be there): wait for the checkout's own wording first.
     await expect(page.getByText("Billed every year, renews automatically")).toBeVisible();
+    await expect(page.getByText("Annual Plan")).toBeVisible();
     const cancelledId = page.url().split("/").pop()!;
     await page.getByRole("button", { name: "Cancel" }).click();
     await expect(page).toHaveURL("/subscribe");
