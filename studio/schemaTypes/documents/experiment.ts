@@ -8,6 +8,7 @@ import { defineArrayMember, defineField, defineType, type ConditionalProperty, t
 import { experimentProblems, parseExperiment, subjectKey, type Subject } from "../../../app/experiments/lint";
 import { sharedQuestionIds } from "../../../app/funnels/resolve";
 import { asPublished, plainMessage, toMarkers } from "../validation";
+import { pageHrefField } from "../objects/content-parts";
 
 /** API version the Studio's own validation queries use. */
 const API_VERSION = "2025-02-19";
@@ -148,16 +149,7 @@ export const experimentVariant = defineType({
           title: "Result button",
           type: "object",
           description: "Result steps only: what the button says and the page it leads to (e.g. another offer).",
-          fields: [
-            s("label", "Label"),
-            defineField({
-              name: "href",
-              title: "Page",
-              type: "string",
-              description: "An offer or quiz from the list, or another path inside the app, e.g. /home.",
-              options: { picker: "page" } as object,
-            }),
-          ],
+          fields: [s("label", "Label"), pageHrefField()],
         }),
       ],
     }),

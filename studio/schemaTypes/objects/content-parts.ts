@@ -6,6 +6,17 @@ import { defineField, defineType } from "@sanity/types";
  * the app serves from public/images/ (the embedded dataset's drawings). The app's schema
  * (ContentImage in app/content/types.ts) decides what is valid, on the document.
  */
+/** A link's address: an offer or quiz picked from the list, or a path inside the app. */
+export function pageHrefField() {
+  return defineField({
+    name: "href",
+    title: "Page",
+    type: "string",
+    description: "An offer or quiz from the list, or another path inside the app, e.g. /home.",
+    options: { picker: "page" } as object,
+  });
+}
+
 export const contentImage = defineType({
   name: "contentImage",
   title: "Picture",
@@ -37,16 +48,7 @@ export const link = defineType({
   name: "link",
   title: "Link",
   type: "object",
-  fields: [
-    defineField({ name: "label", title: "Label", type: "string" }),
-    defineField({
-      name: "href",
-      title: "Page",
-      type: "string",
-      description: "An offer or quiz from the list, or another path inside the app, e.g. /home.",
-      options: { picker: "page" } as object,
-    }),
-  ],
+  fields: [defineField({ name: "label", title: "Label", type: "string" }), pageHrefField()],
   preview: { select: { title: "label", subtitle: "href" } },
 });
 

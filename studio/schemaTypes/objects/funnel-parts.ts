@@ -4,6 +4,7 @@
  * Studio's own bookkeeping (_key, and _type on list items) is added, and the app ignores it.
  */
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
+import { pageHrefField } from "./content-parts";
 
 const SLUG_HINT = "Lower-case letters, digits and single dashes, e.g. dry-skin. It ends up in links and reports: change it only with a developer.";
 const FIELD_HINT = "The name the answer is saved under, in camelCase (e.g. skinType). Rules and summaries use it.";
@@ -92,16 +93,7 @@ export const target = defineType({
   title: "Goes to",
   type: "object",
   description: "Another step of this quiz, or a page of the app. Fill in one.",
-  fields: [
-    defineField({ name: "step", title: "Step", type: "string", options: { picker: "step" } as object }),
-    defineField({
-      name: "href",
-      title: "Page",
-      type: "string",
-      description: "An offer or quiz from the list, or another path inside the app, e.g. /home.",
-      options: { picker: "page" } as object,
-    }),
-  ],
+  fields: [defineField({ name: "step", title: "Step", type: "string", options: { picker: "step" } as object }), pageHrefField()],
 });
 
 export const branch = defineType({
