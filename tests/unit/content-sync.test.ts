@@ -63,6 +63,18 @@ afterAll(async () => {
   for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
 });
 
+/** A Studio editor's client (the upload API), on the fake Sanity server. */
+function studioEditor() {
+  return createClient({
+    projectId: fake.projectId,
+    dataset: fake.dataset,
+    apiVersion: "2025-02-19",
+    token: fake.token,
+    useCdn: false,
+    apiHost: fake.url,
+    useProjectHostname: false,
+  });
+}
 describe("content:push and content:pull", () => {
   it("push writes every document with stable ids and list keys; a second push writes nothing", async () => {
     const first = await pushContent(client, process.cwd());
@@ -124,15 +136,7 @@ describe("content:push and content:pull", () => {
     await pushContent(client, process.cwd());
     const root = copyContent();
     roots.push(root);
-    const editor = createClient({
-      projectId: fake.projectId,
-      dataset: fake.dataset,
-      apiVersion: "2025-02-19",
-      token: fake.token,
-      useCdn: false,
-      apiHost: fake.url,
-      useProjectHostname: false,
-    });
+    const editor = studioEditor();
     const picture = png(600, 300);
     const asset = await editor.assets.upload("image", picture, { filename: "sponge.png" });
     const product = fake.get("product-beauty-sponge")!;
@@ -163,15 +167,7 @@ describe("content:push and content:pull", () => {
     await pushContent(client, process.cwd());
     const root = copyContent();
     roots.push(root);
-    const editor = createClient({
-      projectId: fake.projectId,
-      dataset: fake.dataset,
-      apiVersion: "2025-02-19",
-      token: fake.token,
-      useCdn: false,
-      apiHost: fake.url,
-      useProjectHostname: false,
-    });
+    const editor = studioEditor();
     // Left half pink, right half sand: the crop keeps 240 px of the left half and 240 px of the right.
     const [pink, sand] = [
       [246, 224, 225],
