@@ -44,11 +44,15 @@ export default defineConfig({
   timeout: 45_000,
   globalSetup: "./tests/e2e/global-setup.ts",
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: "retain-on-failure" },
+  // Every test runs on desktop with JavaScript. The other projects run only what differs in
+  // them, by tag (tests/README.md): `@no-js` for forms that must work without scripts, `@phone`
+  // for layout at phone width; phone-no-js runs what carries both. A test without a tag is
+  // about something a browser's width or scripts do not change (requests, data, servers).
   projects: [
     { name: "desktop", use: desktop },
-    { name: "phone", use: phone },
-    { name: "desktop-no-js", use: { ...desktop, javaScriptEnabled: false } },
-    { name: "phone-no-js", use: { ...phone, javaScriptEnabled: false } },
+    { name: "phone", use: phone, grep: /@phone\b/ },
+    { name: "desktop-no-js", use: { ...desktop, javaScriptEnabled: false }, grep: /@no-js\b/ },
+    { name: "phone-no-js", use: { ...phone, javaScriptEnabled: false }, grep: /^(?=.*@phone\b)(?=.*@no-js\b)/ },
   ],
   webServer: {
     // The production build (npm test builds first), on a fresh data folder and database.

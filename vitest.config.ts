@@ -1,22 +1,45 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files that need modules of their own: they set the environment before importing the app
+ * (env.server.ts reads it once) or replace an app module with vi.mock. They run in a second
+ * pass with isolation (vitest.fresh.config.ts); every other file shares one module graph per
+ * worker, so the app, zod, Prisma and the content dataset load once per worker instead of once
+ * per file (the unit suite took 69 s, 53 s of it loading modules).
+ */
+export const FRESH_MODULE_FILES = [
+  "tests/unit/content-sanity.test.ts",
+  "tests/unit/content-version.test.ts",
+  "tests/unit/experiments-assignment.test.ts",
+  "tests/unit/password-timing.test.ts",
+  "tests/unit/payments-webhooks.test.ts",
+  "tests/unit/stored-pages.test.ts",
+];
+
+/** The unit suite's settings for one pass: "shared" (every other file) or "fresh" (the files above). */
+export function unitTestConfig(pass: "shared" | "fresh") {
+  return defineConfig({
+    resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+    test: {
+      include: pass === "shared" ? ["tests/unit/**/*.test.ts"] : FRESH_MODULE_FILES,
+      exclude: pass === "shared" ? FRESH_MODULE_FILES : [],
+      isolate: pass === "fresh",
+      environment: "node",
+      globalSetup: ["tests/unit/global-setup.ts"],
+      // Each worker has its own data folder and database (tests/unit/worker-data.ts).
+      setupFiles: ["tests/unit/worker-data.ts"],
+      maxWorkers: 2,
+      // Tests assert results, never speed (benchmarks measure speed): a machine busy with other
+      // work may take several times longer than an idle one, which must not fail the suite.
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      // A SQLite file in the data folder, whatever DATABASE_URL the shell holds; PostgreSQL only
+      // when asked for by TEST_DATABASE_URL (a throwaway server: the suite empties and copies it).
+      env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test", DATABASE_URL: "" },
+    },
+  });
+}
+
 // Unit tests run without the Remix plugin: they test pure modules and server functions.
-export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
-  test: {
-    include: ["tests/unit/**/*.test.ts"],
-    environment: "node",
-    globalSetup: ["tests/unit/global-setup.ts"],
-    // Each worker has its own data folder and database (tests/unit/worker-data.ts).
-    setupFiles: ["tests/unit/worker-data.ts"],
-    maxWorkers: 2,
-    // Tests assert results, never speed (benchmarks measure speed): a machine busy with other
-    // work may take several times longer than an idle one, which must not fail the suite.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // A SQLite file in the data folder, whatever DATABASE_URL the shell holds; PostgreSQL only
-    // when asked for by TEST_DATABASE_URL (a throwaway server: the suite empties and copies it).
-    env: { APP_ENV: "local", DATA_DIR: "test-results/unit-data", TEST_CLOCK: "1", ADMIN_EMAILS: "boss@glowcoach.test", DATABASE_URL: "" },
-  },
-});
+export default unitTestConfig("shared");

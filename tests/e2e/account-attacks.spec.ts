@@ -10,10 +10,6 @@ import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-ser
 /** In ADMIN_EMAILS (playwright.config.ts) and used by no other test. */
 const ADMIN_ADDRESS = "owner-claim@glowcoach.test";
 
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "request-level attacks: one project is enough");
-});
-
 test("registering an ADMIN_EMAILS address gives no session and no admin; the mailbox owner gets admin by verifying", async ({ browser }, testInfo) => {
   const attacker = await newActor(browser, testInfo);
   const registered = await postRegistration(attacker.request, { email: ADMIN_ADDRESS, password: "attacker-pass-1" });

@@ -21,7 +21,7 @@ async function buy(page: Page, email: string) {
   await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
 }
 
-test("a new buyer: the routine right away, the rest of the account after confirming the e-mail", async ({ page }, testInfo) => {
+test("a new buyer: the routine right away, the rest of the account after confirming the e-mail @no-js", async ({ page }, testInfo) => {
   const email = uniqueEmail("new-buyer", testInfo);
   const sentAfter = new Date(Date.now() - 1000);
   await buy(page, email);

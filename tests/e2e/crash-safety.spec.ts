@@ -98,7 +98,6 @@ async function doRoutine(member: { userId: string; cookie: string }, acked: Ackn
 }
 
 test("SIGKILL while members finish routines loses nothing that was acknowledged", async ({}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "one server process is enough");
   test.setTimeout(240_000);
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 

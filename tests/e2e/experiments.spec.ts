@@ -200,8 +200,7 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-test("two price variants: split by weight, sticky, charged as shown, counted as logged, stopped with history", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "HTTP visitors and one server: one project is enough");
+test("two price variants: split by weight, sticky, charged as shown, counted as logged, stopped with history", async ({ page }) => {
   test.setTimeout(300_000);
   await startApp();
 

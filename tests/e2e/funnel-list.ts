@@ -6,7 +6,24 @@
 import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import type { Step } from "../../app/funnels/schema";
 
-export type FunnelOutline = { id: string; route: string; steps: { id: string; type: Step["type"] }[] };
+export type FunnelOutline = { id: string; route: string; steps: { id: string; type: Step["type"]; template: string }[] };
+
+/** What a step's texts are written into, and the only things about it that change its markup. */
+const TEXT_ONLY = new Set(["id", "label", "progress", "title", "next", "questions", "type", "layout"]);
+
+/**
+ * A step's template: its type, layout, each question's kind of choice and which optional parts
+ * it has (a subtitle, a skip link, badges…), never its words. Steps with the same template
+ * render the same markup with other texts, so one accessibility scan speaks for all of them.
+ */
+function templateOf(step: Record<string, unknown>): string {
+  const questions = Array.isArray(step.questions) ? (step.questions as Record<string, unknown>[]) : [];
+  const choices = questions.map((q) => String(q.select ?? "shared question"));
+  const parts = Object.keys(step)
+    .filter((key) => !TEXT_ONLY.has(key))
+    .sort();
+  return JSON.stringify([step.type, step.layout ?? null, choices, parts]);
+}
 
 export function funnelsInDataset(): FunnelOutline[] {
   return readEmbeddedDataset()
@@ -14,7 +31,11 @@ export function funnelsInDataset(): FunnelOutline[] {
     .map((doc) => ({
       id: String(doc.id),
       route: String(doc.route),
-      steps: (doc.steps as { id: string; type: Step["type"] }[]).map(({ id, type }) => ({ id, type })),
+      steps: (doc.steps as ({ id: string; type: Step["type"] } & Record<string, unknown>)[]).map((step) => ({
+        id: step.id,
+        type: step.type,
+        template: templateOf(step),
+      })),
     }));
 }
 

@@ -30,7 +30,7 @@ async function next(page: Page, label: string, button: string, url: string) {
   await expect(page).toHaveURL(url);
 }
 
-test.describe("makeup prep quiz", () => {
+test.describe("makeup prep quiz @no-js @phone", () => {
   test("intro, eight steps, analysing and a result chosen by skin type and frustration", async ({ page, context }, testInfo) => {
     await page.goto("/makeup");
     await expect(page.getByRole("heading", { level: 1, name: "Tired of Cakey, Patchy Foundation?" })).toBeVisible();
@@ -66,7 +66,7 @@ test.describe("makeup prep quiz", () => {
   });
 });
 
-test.describe("cakey makeup quiz", () => {
+test.describe("cakey makeup quiz @no-js @phone", () => {
   test("four cards, the insight, the shared questions, back to the insight, then the result", async ({ page }, testInfo) => {
     const delay = jsEnabled(testInfo) ? 300 : undefined;
     await page.goto("/cakey-makeup");
@@ -100,7 +100,7 @@ test.describe("cakey makeup quiz", () => {
   });
 });
 
-test.describe("crease quiz", () => {
+test.describe("crease quiz @no-js @phone", () => {
   test("five cards that move on after 500 ms, analysing, and the lunchtime insight first", async ({ page }, testInfo) => {
     const delay = jsEnabled(testInfo) ? 500 : undefined;
     await page.goto("/crease-crisis");
@@ -136,8 +136,8 @@ test.describe("crease quiz", () => {
   });
 });
 
-test.describe("prototype app flow", () => {
-  test("welcome, six quiz steps, what we learned, the goal, the crease plan, then the offer", async ({ page, context }, testInfo) => {
+test.describe("prototype app flow @no-js", () => {
+  test("welcome, six quiz steps, what we learned, the goal, the crease plan, then the offer @phone", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await page.goto("/app-prototype");
     await expect(page.getByRole("heading", { level: 1, name: "Your Personal Beauty Coach In Your Pocket" })).toBeVisible();
@@ -275,7 +275,7 @@ test.describe("every funnel's guards and bad input", () => {
     });
   }
 
-  test("wrong answers are refused with a 400 and a clear message", async ({ request }) => {
+  test("wrong answers are refused with a 400 and a clear message @no-js", async ({ request }) => {
     const post = (path: string, data: string) =>
       request.post(path, { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data, maxRedirects: 0 });
     const cases: [string, string, string][] = [

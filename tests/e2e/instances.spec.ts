@@ -24,9 +24,6 @@ const BASE_PORT = Number(process.env.E2E_PORT ?? 3210) + 40;
 const DATA_DIR = "test-results/e2e-instances";
 
 test.describe.configure({ mode: "serial" });
-// One pair serves the whole file; the browser projects would only repeat it.
-test.skip(({ isMobile, javaScriptEnabled }) => isMobile || !javaScriptEnabled, "desktop project only");
-
 // The pair's request counts live in the suite's database: beside the other suites' requests
 // from 127.0.0.1 its low limit would be spent by them. Behind its load balancer it sees this
 // browser at an address of its own.

@@ -6,15 +6,11 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
 import { signedInMember } from "./members-helpers";
-import { hydrated, jsEnabled } from "./support";
+import { hydrated } from "./support";
 
-test.beforeEach(async ({}, testInfo) => {
-  // Moving focus after a navigation is the engine's client-side work.
-  test.skip(!jsEnabled(testInfo), "focus management needs JavaScript");
-  // One width is enough for the keyboard path (the same markup and focus code serve both);
-  // the phone project, touch-first, keeps its axe scans. Saves CI about 45 s.
-  test.skip(testInfo.project.name === "phone", "the keyboard path is checked at desktop width");
-});
+// Desktop with JavaScript only (untagged): moving focus after a navigation is the engine's
+// client-side work, and one width is enough for the keyboard path (the same markup and focus
+// code serve both).
 
 type Focused = { tag: string; type: string; name: string; ariaPressed: string | null; primary: boolean; text: string; ring: string | null };
 

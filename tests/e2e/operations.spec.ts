@@ -22,10 +22,6 @@ const PLAN = "crease-free";
 const DAY = 86_400_000;
 const run = promisify(execFile);
 
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "runs server processes, not a browser: once is enough");
-});
-
 /** Every server a test started; one still running after the test (it failed) is killed. */
 const started = new Set<ChildProcess>();
 test.afterEach(() => {

@@ -14,8 +14,6 @@ async function answer(request: APIRequestContext, answers: [string, string][]) {
 }
 
 test.describe("rendered funnel pages served again from memory", () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "HTTP-level test: one run is enough");
-
   test("are the same as a fresh render but for the nonce, and never show one visitor's answers to another", async ({ playwright, baseURL }) => {
     const ann = await playwright.request.newContext({ baseURL });
     const bea = await playwright.request.newContext({ baseURL });

@@ -89,9 +89,7 @@ function webhook(base: string, type: string, object: Record<string, unknown>, se
   });
 }
 
-test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment success → billing portal", async ({ page }, testInfo) => {
-  // Starts a server of its own: once with JavaScript and once without is enough.
-  test.skip(testInfo.project.name.startsWith("phone"), "server configuration, not layout: desktop projects only");
+test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment success → billing portal @no-js", async ({ page }, testInfo) => {
   test.setTimeout(90_000);
   const fake = await startFakeStripe();
   const { base, child, dataDir } = await startStripeModeServer(fake);

@@ -41,7 +41,7 @@ async function confirmByCode(page: Page, email: string) {
 const buyer = (project: string, what: string) => `${what}-${project}-${Date.now()}@example.com`.toLowerCase();
 
 test.describe("offers and payments", () => {
-  test("quiz result → offer → local test checkout → payment success → signed in → /home", async ({ page, context }, testInfo) => {
+  test("quiz result → offer → local test checkout → payment success → signed in → /home @no-js @phone", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await creaseQuizToResult(page);
     await page.getByRole("link", { name: "See My Crease-Free Routine" }).click();
@@ -135,7 +135,7 @@ test.describe("offers and payments", () => {
     await stranger.close();
   });
 
-  test("skincare paywall: prices, claims and locked content; cancel returns to the offer, monthly subscription", async ({ page }, testInfo) => {
+  test("skincare paywall: prices, claims and locked content; cancel returns to the offer, monthly subscription @no-js @phone", async ({ page }, testInfo) => {
     await page.goto("/subscribe");
     await expect(page.getByText("Save 40%", { exact: true })).toBeVisible();
     await expect(page.getByText(/^Offer expires in \d:\d\d$/)).toBeVisible();
@@ -212,7 +212,7 @@ test.describe("offers and payments", () => {
     expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: true, status: "active", states: 2 }]);
   });
 
-  test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
+  test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed @no-js", async ({ page }, testInfo) => {
     // Buy once to get signed in, then buy the cakey offer as a member.
     await page.goto("/subscribe-otp");
     await expect(page.getByRole("heading", { level: 1, name: "Your Foundation Isn't the Problem. Your Prep Is." })).toBeVisible();
@@ -250,7 +250,7 @@ test.describe("offers and payments", () => {
     expect((await page.request.get("/billing/test-portal", { maxRedirects: 0 })).headers().location).toBe("/profile");
   });
 
-  test("the countdown keeps its deadline across reloads", async ({ page }, testInfo) => {
+  test("the countdown keeps its deadline across reloads @no-js", async ({ page }, testInfo) => {
     await page.goto("/subscribe-otp");
     const first = await countdownSeconds(page);
     expect(first).toBeGreaterThanOrEqual(598);
@@ -271,7 +271,10 @@ test.describe("offers and payments", () => {
     expect(await countdownSeconds(page)).toBeGreaterThanOrEqual(598);
   });
 
-  test("a countdown that has run out is gone: no timer, no 'left for discount', never a live 0:00, the same price", async ({ page, context }, testInfo) => {
+  test("a countdown that has run out is gone: no timer, no 'left for discount', never a live 0:00, the same price @no-js", async ({
+    page,
+    context,
+  }, testInfo) => {
     await page.goto("/subscribe");
     expect(await countdownSeconds(page)).toBeGreaterThan(590);
     const annual = page.getByRole("article", { name: "Annual Plan" });
@@ -306,7 +309,7 @@ test.describe("offers and payments", () => {
     await fresh.close();
   });
 
-  test("FAQ: one item open at a time, and it closes again", async ({ page }) => {
+  test("FAQ: one item open at a time, and it closes again @no-js", async ({ page }) => {
     await page.goto("/sales");
     const items = page.locator("details");
     await expect(items).toHaveCount(4);

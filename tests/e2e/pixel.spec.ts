@@ -58,8 +58,7 @@ async function tracked(page: Page): Promise<unknown[][]> {
   return page.evaluate(() => ((window as unknown as { fbq: { queue: IArguments[] } }).fbq.queue ?? []).map((args) => Array.from(args)));
 }
 
-test("with META_PIXEL_ID the pixel loads and quiz events carry the server's event ids", async ({ page, context }, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "one extra server, in one project");
+test("with META_PIXEL_ID the pixel loads and quiz events carry the server's event ids", async ({ page, context }) => {
   const scripts: string[] = [];
   await context.route("https://connect.facebook.net/**", (route) => {
     scripts.push(route.request().url());

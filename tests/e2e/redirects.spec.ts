@@ -8,10 +8,6 @@ import { newActor, postCode, spendLink } from "./actors";
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { REDIRECT_ATTACKS } from "../unit/redirect-corpus";
 
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
-});
-
 /** A Location that a browser resolves to a page on our own origin. */
 function expectOwnOrigin(location: string | undefined, base: string, what: string) {
   expect(location, what).toBeTruthy();

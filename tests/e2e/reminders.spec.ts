@@ -77,11 +77,7 @@ function buttonLink(mail: ReceivedEmail, label: string): string {
 test.describe("daily reminders", () => {
   // One queue for the whole server, and each run claims every due job: these run one at a time.
   test.describe.configure({ mode: "serial" });
-  test.beforeEach(({}, testInfo) => {
-    // The queue is shared by the whole server: one project runs these.
-    test.skip(testInfo.project.name !== "desktop", "the reminder queue is global: one project is enough");
-  });
-
+  // The queue is shared by the whole server: one project runs these (untagged: desktop only).
   test("7:00 in Los Angeles, not finished: exactly one reminder at 7:00 local with plan and streak; the button opens the routine; unsubscribe without signing in", async ({
     page,
     context,
@@ -235,7 +231,7 @@ test.describe("streak freezes", () => {
 });
 
 test.describe("the reminder form", () => {
-  test("works as a plain form (also without JavaScript); bad input gets a clear 400 and changes nothing", async ({ page, context, baseURL }) => {
+  test("works as a plain form (also without JavaScript); bad input gets a clear 400 and changes nothing @no-js", async ({ page, context, baseURL }) => {
     const { userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
     await page.goto("/profile");
     await page.getByRole("checkbox", { name: "Send me a daily reminder" }).check();

@@ -12,10 +12,6 @@ import { signedInMember } from "./members-helpers";
 const EVIL = "https://evil.example";
 
 test.describe("cross-site requests", () => {
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
-  });
-
   test("a cross-site post to a page, a ?_data request or a .data request is refused with a 403 page before the action runs", async ({ browser }, testInfo) => {
     const victim = await newActor(browser, testInfo);
     const email = uniqueEmail("csrf-link", testInfo);
@@ -106,7 +102,6 @@ test.describe("cross-site requests", () => {
 });
 
 test("the 403 page is short, calm and leads back", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name.endsWith("no-js"), "a plain page: the JavaScript projects are enough");
   await page.route(`${EVIL}/**`, (route) =>
     route.fulfill({
       contentType: "text/html",

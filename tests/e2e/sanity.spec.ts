@@ -199,7 +199,7 @@ test("the preview link shows drafts to that browser only", async ({ page, browse
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(published!);
 });
 
-test("a tutorial page and a routine step with a video in the CMS play it; the others show their picture", async ({ page, context }, testInfo) => {
+test("a tutorial page and a routine step with a video in the CMS play it; the others show their picture @no-js", async ({ page, context }, testInfo) => {
   // Uploaded files are asset documents; the step points at them (what the Studio's file field stores).
   fake.put({ _id: "file-clip-webm", _type: "sanity.fileAsset", url: `${fake.url}/files/clip.webm`, mimeType: "video/webm" });
   fake.put({ _id: "file-clip-vtt", _type: "sanity.fileAsset", url: `${fake.url}/files/clip.en.vtt`, mimeType: "text/vtt" });

@@ -1,10 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { hydrated, jsEnabled } from "./support";
+import { hydrated } from "./support";
 
 // ADR 11: React and Remix start only after the page has loaded, so they never compete with
 // what the first screen needs; then the page hydrates as usual, under the nonce CSP.
 test("scripts start after the page has loaded, then the page hydrates and navigates client-side", async ({ page }, testInfo) => {
-  test.skip(!jsEnabled(testInfo), "about the scripts");
   const problems: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(message.text());

@@ -42,8 +42,7 @@ test("static files get the same headers", async ({ request }) => {
   expect(response.headers()["x-frame-options"]).toBe("DENY");
 });
 
-test("a page served again from the page cache carries a fresh nonce each time", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
+test("a page served again from the page cache carries a fresh nonce each time", async ({ page }) => {
   await page.goto("/quiz/1"); // a visitor cookie, and the page rendered once into the cache
   const nonces: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -57,8 +56,7 @@ test("a page served again from the page cache carries a fresh nonce each time", 
   expect(new Set(nonces).size).toBe(nonces.length);
 });
 
-test("every document, member and admin pages included, answers Cache-Control: private, no-store", async ({ context, baseURL }, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "request-level: one project is enough");
+test("every document, member and admin pages included, answers Cache-Control: private, no-store", async ({ context, baseURL }) => {
   const anonymous = [
     "/",
     "/quiz",

@@ -22,7 +22,7 @@ import {
 
 const BOOKING_URL = "https://cal.com/glowcoach/brand-demo";
 
-test.describe("landing page", () => {
+test.describe("landing page @phone", () => {
   for (const path of ["/", "/app"]) {
     test(`${path} shows the hero, the four quizzes, the claims and the links`, async ({ page }) => {
       await page.goto(path);
@@ -55,7 +55,7 @@ test.describe("landing page", () => {
 });
 
 test.describe("partnerships page", () => {
-  test("has every section the issue lists, with the booking link from site settings", async ({ page }) => {
+  test("has every section the issue lists, with the booking link from site settings @phone", async ({ page }) => {
     await page.goto("/partnerships");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Turn every product you sell into a routine your customers keep");
     for (const title of [
@@ -144,8 +144,7 @@ test.describe("meta tags", () => {
     "/home",
     "/app-prototype",
   ];
-  test("every page has a title, a description, Open Graph tags and a canonical URL", async ({ page, baseURL }, testInfo) => {
-    test.skip(testInfo.project.name !== "desktop", "markup only: one project is enough");
+  test("every page has a title, a description, Open Graph tags and a canonical URL", async ({ page, baseURL }) => {
     for (const path of PAGES) {
       await page.goto(path);
       const head = page.locator("head");
@@ -219,8 +218,7 @@ async function expectStat(page: Page, funnel: string, stat: string, value: strin
 }
 
 test.describe("admin dashboard", () => {
-  test("shows the numbers a seeded scenario implies", async ({ page, context, baseURL }, testInfo) => {
-    test.skip(testInfo.project.name !== "desktop", "the seeded window is shared by the run: one project owns it");
+  test("shows the numbers a seeded scenario implies", async ({ page, context, baseURL }) => {
     // The scenario lives 400 days ahead (test clock), where no other test writes.
     const offset = 400 * DAY_MS;
     const at = new Date(Date.now() + offset);
@@ -299,7 +297,7 @@ test.describe("admin dashboard", () => {
     await expect(page.getByTestId("revenue-table").locator("tbody tr")).toHaveText([/crease-free\s*1\s*\$29\.99/]);
   });
 
-  test("an admin finds a member by e-mail and changes the role after confirming", async ({ page, context, baseURL }) => {
+  test("an admin finds a member by e-mail and changes the role after confirming @no-js", async ({ page, context, baseURL }) => {
     await signedInMember(context, baseURL!, { role: "admin" });
     const email = uniqueEmail("findme");
     const member = await seedUser(email);

@@ -18,7 +18,7 @@ const ANSWERS: { step: number; labels: string[]; button: string; progress: strin
 ];
 
 test.describe("skin quiz", () => {
-  test("a visitor completes the quiz and sees a result chosen by their answers", async ({ page, context }, testInfo) => {
+  test("a visitor completes the quiz and sees a result chosen by their answers @no-js @phone", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await page.goto("/quiz");
     await expect(page.getByRole("heading", { level: 1, name: "Get the exact routine your skin needs" })).toBeVisible();
@@ -75,7 +75,6 @@ test.describe("skin quiz", () => {
   });
 
   test("with JavaScript, an answer is one request: the next question comes with it, and Back needs one more", async ({ page }, testInfo) => {
-    test.skip(!jsEnabled(testInfo), "the app's JavaScript makes the requests counted here");
     await page.goto("/quiz/0");
     await hydrated(page, testInfo);
     const requests: string[] = [];
@@ -101,7 +100,7 @@ test.describe("skin quiz", () => {
     expect(requests).toEqual(["GET /quiz/3.data"]);
   });
 
-  test("answers survive a reload and are preselected; Back goes to the previous step", async ({ page }) => {
+  test("answers survive a reload and are preselected; Back goes to the previous step @no-js", async ({ page }) => {
     await page.goto("/quiz");
     await page.getByRole("button", { name: "Get My Clear Skin Plan" }).click();
     await choose(page, "Oily");
@@ -113,7 +112,7 @@ test.describe("skin quiz", () => {
     await expect(page.getByRole("radio", { name: "Oily" })).toBeChecked();
   });
 
-  test("starting again clears earlier answers", async ({ page }) => {
+  test("starting again clears earlier answers @no-js", async ({ page }) => {
     await page.goto("/quiz");
     await page.getByRole("button", { name: "Get My Clear Skin Plan" }).click();
     await choose(page, "Combination");

@@ -37,9 +37,6 @@ const OTHER_NODE_BINARY = `--import=${pathToFileURL(path.resolve("tests/e2e/fixt
 test.describe("start-up configuration", () => {
   // One port for every server these tests start: one at a time.
   test.describe.configure({ mode: "serial" });
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name !== "desktop", "runs the server binary, not a browser: once is enough");
-  });
 
   test("production without a session secret stops with a message naming it", () => {
     const { code, output } = startServer({ PUBLIC_URL: "https://glowcoach.app" });

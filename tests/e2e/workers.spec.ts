@@ -79,7 +79,6 @@ function childrenOf(pid: number): number[] {
 }
 
 test("two workers answer on one port, and SIGTERM drains them without losing or half-doing anything", async ({}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "one server is enough");
   test.setTimeout(180_000);
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   const server = spawn(process.execPath, ["scripts/start.mjs"], {

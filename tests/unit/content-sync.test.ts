@@ -239,10 +239,9 @@ describe("content:push and content:pull", () => {
       const env = { ...process.env, SANITY_PROJECT_ID: own.projectId, SANITY_DATASET: own.dataset, SANITY_API_TOKEN: own.token, SANITY_API_HOST: own.url };
       const script = path.resolve("scripts/content.ts");
       const count = readEmbeddedDataset().length;
+      // A second push writing nothing is proven in-process above; here, the command's own wiring.
       const push = await run(tsx, [script, "push"], { env, cwd: root });
       expect(push.stdout).toContain(`content:push to fakeproject/production: ${count} written, 0 unchanged`);
-      const again = await run(tsx, [script, "push"], { env, cwd: root });
-      expect(again.stdout).toContain(`content:push to fakeproject/production: 0 written, ${count} unchanged`);
       const pull = await run(tsx, [script, "pull"], { env, cwd: root });
       expect(pull.stdout).toContain("content:pull from fakeproject/production: 0 files updated, 0 removed");
       // A wrong token is refused by the API, and the script says so instead of pretending.
