@@ -40,6 +40,8 @@ const ORIGIN = "http://glow.invalid";
 
 /** The router's own decoding (@remix-run/router's decodePath). */
 function decodeSegments(pathname: string): string {
+  // Nothing to decode (most requests): the same answer without splitting the path.
+  if (!pathname.includes("%")) return pathname;
   try {
     return pathname
       .split("/")
