@@ -125,8 +125,10 @@ const server = http.createServer((req, res) => {
   if (build.entry.module.serveHealthCheck(req, res)) return;
   // Every other request gets a request id and one log line (app/utils/logger.server.ts).
   build.entry.module.logRequest(req, res, () => {
-    // The gate every request passes first: GET, HEAD and POST only, and a POST only from our
-    // own pages (webhooks excepted). The rules live in app/security/request-guard.server.ts.
+    // The gate every request passes first: GET, HEAD and POST only, an address Remix can read
+    // (its path judged here once, as the router will match it; the limits and the stored pages
+    // use that judgement), and a POST only from our own pages (signed endpoints excepted).
+    // The rules live in app/security/request-guard.server.ts.
     if (build.entry.module.refuseRequest(req, res)) return;
     if (vite) return app(req, res);
     // Pages kept from an earlier render are answered here, before Express and Remix, when they

@@ -9,10 +9,10 @@ import { identifyVisitor, rememberLanding } from "~/analytics/visitor.server";
 import { noteSideEffect } from "~/render/page-record.server";
 import { newNonce } from "~/security/headers.server";
 import type { PlainPage } from "~/security/plain-page.server";
-import { isSingleFetchRequest, sendDocumentReload } from "~/security/single-fetch-reload.server";
+import { requestPathOf } from "~/security/request-guard.server";
 import { limitRequest, tooManyRequestsPage } from "~/security/request-limits.server";
+import { sendDocumentReload } from "~/security/single-fetch-reload.server";
 import { env } from "~/utils/env.server";
-import { pathOf } from "~/utils/logger.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -46,7 +46,7 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
     // Only landings that say where the visitor came from are written (first touch wins).
     if (attribution) await rememberLanding(visitorId, attribution);
   }
-  return { visitorId, clientIp: clientIp(req), cspNonce: newNonce(), dataRequest: isSingleFetchRequest(req.url) };
+  return { visitorId, clientIp: clientIp(req), cspNonce: newNonce(), dataRequest: requestPathOf(req)?.dataRequest ?? false };
 }
 
 /**
@@ -54,12 +54,12 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
  * requests (app/security/request-limits.server.ts); otherwise lets the request through.
  */
 export async function limitRequests(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {
-  if (req.method === "GET" && pathOf(req.url) === TOO_MANY_REQUESTS_PATH) return sendPage(res, tooManyRequestsPage(retryAtFrom(req.url)));
+  if (req.method === "GET" && requestPathOf(req)?.endpoint === TOO_MANY_REQUESTS_PATH) return sendPage(res, tooManyRequestsPage(retryAtFrom(req.url)));
   const retryAt = await limitRequest(req, clientIp(req));
   if (!retryAt) return next();
   const page = tooManyRequestsPage(retryAt);
   // A form sent by the app's JavaScript is told to open the same page as a document.
-  if (isSingleFetchRequest(req.url))
+  if (requestPathOf(req)?.dataRequest)
     return sendDocumentReload(res, req.method, `${TOO_MANY_REQUESTS_PATH}?until=${retryAt.getTime()}`, { "Retry-After": page.headers["Retry-After"] });
   sendPage(res, page);
 }

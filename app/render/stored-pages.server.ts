@@ -32,6 +32,7 @@ import { sessionIdIn } from "~/auth/session.server";
 import { contentGeneration } from "~/content/content.server";
 import { serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
+import { requestPathOf } from "~/security/request-guard.server";
 import { now, runWithRequestClock } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
@@ -84,11 +85,13 @@ function isCrawler(userAgent: string): boolean {
 
 /**
  * The identity of a document request, or null when it is none that could be stored: only
- * GET, no file or data request (a dot in the path: /assets/x.js, /home.data), no preview.
+ * GET, no file (a dot in the path: /assets/x.js) or data request, no preview, and only a path
+ * sent as the router matches it (the gate's judgement, ADR 29): another spelling of a page's
+ * path (`/home/./`, `/h%6Fme`) is rendered every time instead of keeping a copy per spelling.
  */
 function requestKey(req: IncomingMessage): string | null {
   const url = req.url;
-  if (req.method !== "GET" || !url) return null;
+  if (req.method !== "GET" || !url || !requestPathOf(req)?.asSent) return null;
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
   if (path.includes(".") || (query !== -1 && url.includes("_data=", query))) return null;

@@ -5,7 +5,9 @@
  * per request, so every instance sees the same counts (two instances do not double a limit).
  * This guards the server against floods; the limits on sign-in e-mails and password and code
  * guesses are app/auth/rate-limit.server.ts. Webhooks are exempt: they are signed, and
- * providers retry in bursts.
+ * providers retry in bursts. What an endpoint is, and whether it is a webhook, comes from the
+ * gate's one judgement of the path (requestPathOf, ADR 29): every spelling the router matches
+ * alike (`/webhooks/../login`, `/%6Cogin`, `/LOGIN/`, `/login.data`) is one endpoint.
  */
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -14,6 +16,7 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { execute, queryRows, sql } from "~/utils/sql.server";
 import { plainPage, type PlainPage } from "./plain-page.server";
+import { requestPathOf, WEBHOOKS } from "./request-guard.server";
 
 export const LIMITS = {
   /** One visitor (their session, else their address) on one endpoint, per minute. */
@@ -49,28 +52,19 @@ async function requester(cookieHeader: string | undefined, ip: string): Promise<
 const digest = (value: string) => crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
 
 /**
- * The form a request posts to: the app's JavaScript posts `/login` as `/login.data` (and `/` as
- * `/_root.data`), and both must count against one limit.
- */
-export function endpointOf(url: string | undefined): string {
-  const path = (url ?? "/").split("?")[0];
-  if (path === "/_root.data") return "/";
-  return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
-}
-
-/**
  * Counts a request. Resolves to null when it may go on, else the time it may be retried.
  * `ip` is the client address as the app sees it (load-context's rules on X-Forwarded-For).
  */
 export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" | "headers">, ip: string, at = Date.now()): Promise<Date | null> {
   // POST is the one changing method the app answers (request-guard.server.ts refuses the rest).
   if (req.method !== "POST") return null;
-  const path = endpointOf(req.url);
-  if (path.startsWith("/webhooks/")) return null;
+  // The gate refuses a target that is no path before this runs; counted under one key all the same.
+  const endpoint = requestPathOf(req)?.endpoint ?? "(no path)";
+  if (WEBHOOKS.has(endpoint)) return null;
   const windowStart = at - (at % WINDOW_MS);
   pruneOldWindows(windowStart);
   const byAddress = `address:${ip}`;
-  const byEndpoint = `endpoint:${digest(await requester(req.headers.cookie, ip))}:${path}`;
+  const byEndpoint = `endpoint:${digest(await requester(req.headers.cookie, ip))}:${endpoint}`;
   const window = new Date(windowStart);
   // Both counts go up in one statement; each comes back as it is after this request.
   const counts = await queryRows<{ key: string; count: number }>(sql`

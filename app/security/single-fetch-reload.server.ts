@@ -10,12 +10,6 @@ import { Readable } from "node:stream";
 // for the 2.x line (the app pins ^2.17).
 import { encodeViaTurboStream, SINGLE_FETCH_REDIRECT_STATUS, SingleFetchRedirectSymbol } from "@remix-run/server-runtime/dist/single-fetch.js";
 
-/** True for the requests Remix's client sends for loaders and actions. */
-export function isSingleFetchRequest(url: string | undefined): boolean {
-  const path = (url ?? "/").split("?")[0];
-  return path.endsWith(".data");
-}
-
 /**
  * Answers a `.data` request with "load `location` as a new document". An action's answer is the
  * redirect itself; a loaders' answer carries it under Remix's redirect key.

@@ -33,6 +33,38 @@ describe("request limits on changing requests", () => {
     expect(await limitRequest(post("/"), "10.0.0.4", AT + 100)).not.toBeNull();
   });
 
+  it("counts every spelling the router matches alike against one limit: dot segments, %-encoding, case, trailing slash, .data", async () => {
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post("/quiz/1"), "10.0.1.1", AT)).toBeNull();
+    for (const url of [
+      "/webhooks/../quiz/1",
+      "/webhooks/%2e%2e/quiz/1",
+      "/webhooks/%2E%2E/quiz/1",
+      "/webhooks/.%2e/quiz/1",
+      "/webhooks\\..\\quiz/1",
+      "/webhooks/stripe/../../quiz/1.data",
+      "/quiz/./1",
+      "/quiz/1/",
+      "/%71uiz/1",
+      "/quiz/%31",
+      "/QUIZ/1",
+    ])
+      expect(await limitRequest(post(url), "10.0.1.1", AT), url).not.toBeNull();
+    for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post("/login"), "10.0.1.2", AT)).toBeNull();
+    for (const url of ["/LOGIN", "/Login", "/login/", "/%6Cogin", "/%6cogin/", "/LOGIN.data", "/login/.data", "/webhooks/../login"])
+      expect(await limitRequest(post(url), "10.0.1.2", AT), url).not.toBeNull();
+  });
+
+  it("exempts the webhooks by the path the router matches, not by a prefix: /webhooks/.. counts like any post", async () => {
+    let refused = 0;
+    const prefixed = ["/webhooks/../login", "/webhooks/%2e%2e/registration", "/webhooks/other", "/webhooks/stripe/../../quiz/1"];
+    for (let i = 0; i < LIMITS.perAddress + 5; i++)
+      if (await limitRequest(post(prefixed[i % prefixed.length], await signedSession(`w${i}`)), "10.0.1.3", AT)) refused++;
+    expect(refused).toBe(5);
+    for (let i = 0; i < LIMITS.perAddress + 5; i++) {
+      for (const url of ["/webhooks/stripe/", "/WEBHOOKS/sanity", "/webhooks/%73tripe"]) expect(await limitRequest(post(url), "10.0.1.4", AT), url).toBeNull();
+    }
+  });
+
   it("counts requests sent at once exactly (one statement per request, no check-then-write)", async () => {
     const results = await Promise.all(Array.from({ length: LIMITS.perEndpoint + 10 }, () => limitRequest(post("/login"), "10.0.0.5", AT)));
     expect(results.filter((retryAt) => retryAt !== null)).toHaveLength(10);

@@ -65,7 +65,7 @@ async function fullPath(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const context = await getLoadContext(req, res);
   let result: unknown;
   try {
-    result = await LOADERS[url.pathname]({ request, params: {}, context } as never);
+    result = await LOADERS[decodeURIComponent(url.pathname)]({ request, params: {}, context } as never);
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     res.writeHead(thrown.status, { Location: thrown.headers.get("Location") ?? "" });
@@ -246,6 +246,17 @@ describe("a stored page is not answered", () => {
     expect(signedOut.stored).toBe(false);
     expect(signedOut.status).toBe(302);
     expect(signedOut.headers.get("Location")).toMatch(/^\/login/);
+  });
+
+  it("under another spelling of its path than the router's (/h%6Fme): rendered every time, no copy kept per spelling", async () => {
+    const { browser } = await member("Gia");
+    await storedPage(browser, "/home");
+    for (let i = 0; i < 3; i++) {
+      const spelled = await browser.get("/h%6Fme");
+      expect(spelled.stored).toBe(false);
+      expect(spelled.status).toBe(200);
+    }
+    expect((await browser.get("/home")).stored).toBe(true);
   });
 
   it("to a first visit (it sets the visitor cookie), or with a preview of drafts", async () => {

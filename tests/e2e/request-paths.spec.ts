@@ -1,0 +1,278 @@
+/**
+ * A request's path is judged once, the way Remix's router will match it (ADR 29): the gate,
+ * the request limits and the stored pages use that judgement, so no spelling of a path (dot
+ * segments, %-encoding, case, a trailing slash, `.data`) or Host header reaches an action past
+ * a rule meant for it. Also: the answers for a mail app's one-click unsubscribe from its own
+ * page, for `Origin: null`, and for a reminder link with a bad signature are calm, never a 500,
+ * and log no error.
+ *
+ * Raw requests (node:http sends a path as written; browsers and Playwright's request context
+ * resolve dot segments first) against a server of its own, whose log this spec reads.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { databaseOf } from "./test-db";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 26;
+const DATA_DIR = path.resolve("test-results/request-paths-data");
+const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
+/** Small, so the per-address limit is reached in a test. */
+const PER_ADDRESS = 60;
+const PER_ENDPOINT = 30;
+const FOREIGN = "https://mail.example";
+
+let server: ChildProcess;
+/** The server's warn and error lines (JSON, one a line). */
+let serverLog = "";
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** One request exactly as written: the path and Host header go out untouched. */
+function send(method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: "127.0.0.1", port: PORT, method, path: target, headers: { Host: `127.0.0.1:${PORT}`, ...headers }, agent: false },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+const OWN = { Origin: `http://127.0.0.1:${PORT}` };
+const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
+
+/** A form post from one of our pages, from the client address `ip` (TRUST_PROXY). */
+function post(target: string, ip: string, body = "answer=x", headers: Record<string, string> = {}): Promise<Answer> {
+  return send("POST", target, { ...OWN, ...FORM, "X-Forwarded-For": ip, ...headers }, body);
+}
+
+/** A client address no other test uses. */
+const newIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+
+/** Limits count per clock minute: a burst starts early in one, so it does not straddle two. */
+async function startOfAMinute(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
+}
+
+/** The log lines written while `run` ran, by level. */
+async function logWhile(run: () => Promise<void>): Promise<{ warn: string[]; error: string[] }> {
+  const from = serverLog.length;
+  await run();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const lines = serverLog
+    .slice(from)
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: string; msg?: string });
+  const messages = (levels: string[]) => lines.filter((line) => levels.includes(line.level)).map((line) => line.msg ?? "");
+  return { warn: messages(["warn"]), error: messages(["error", "fatal"]) };
+}
+
+test.describe("one judgement of a request's path", () => {
+  test.describe.configure({ mode: "serial" });
+
+  test.beforeAll(async ({}, testInfo) => {
+    if (testInfo.project.name !== "desktop") return;
+    test.setTimeout(150_000);
+    fs.rmSync(DATA_DIR, { recursive: true, force: true });
+    server = spawn("node", ["scripts/start.mjs"], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR,
+        DATABASE_URL: "",
+        APP_ENV: "local",
+        SESSION_SECRET,
+        TRUST_PROXY: "1",
+        LOG_FORMAT: "json",
+        REQUEST_LIMIT_PER_MINUTE: String(PER_ADDRESS),
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    server.stderr?.on("data", (chunk) => (serverLog += chunk));
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`the server did not start:\n${serverLog.slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+
+  test.afterAll(() => {
+    server?.kill("SIGKILL");
+  });
+
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.name !== "desktop", "request-level, against a server of its own: one project is enough");
+  });
+
+  // What the router reaches with each: the same action as the plain path.
+  const QUIZ_SPELLINGS = [
+    "/webhooks/../quiz/1",
+    "/webhooks/%2e%2e/quiz/1",
+    "/webhooks/%2E%2E/quiz/1",
+    "/webhooks/.%2e/quiz/1",
+    "/webhooks\\..\\quiz/1",
+    "/webhooks/stripe/../../quiz/1.data",
+    "/quiz/./1",
+    "/quiz/1/",
+    "/quiz/1//",
+    "/%71uiz/1",
+    "/quiz/%31",
+    "/quiz/1.data",
+  ];
+  const LOGIN_SPELLINGS = ["/LOGIN", "/Login", "/login/", "/%6Cogin", "/webhooks/../login", "/webhooks/%2e%2e/login", "/LOGIN.data", "/login/.data"];
+
+  test("each spelling reaches the same action as the plain path (so the corpus is real)", async () => {
+    await startOfAMinute();
+    for (const target of ["/quiz/1", ...QUIZ_SPELLINGS]) {
+      const answer = await post(target, newIp());
+      expect(answer.status, target).toBe(400);
+      expect(answer.body, target).toContain("Please choose an answer to continue.");
+    }
+    for (const target of ["/login", ...LOGIN_SPELLINGS]) {
+      const answer = await post(target, newIp(), "intent=email-link&email=not-an-address");
+      expect(answer.status, target).toBe(400);
+      expect(answer.body, target).toContain("Please enter a valid e-mail address.");
+    }
+  });
+
+  /** Refused by the request limit: the 429 page, or for a `.data` post, Remix's "load the 429 page". */
+  const refused = (answer: Answer) => answer.status === 429 || (answer.status === 202 && answer.body.includes("/too-many-requests"));
+
+  test("every spelling of a path counts against that path's limit: dot segments, %-encoding, case, trailing slash, .data", async () => {
+    await startOfAMinute();
+    const quizIp = newIp();
+    for (let i = 0; i < PER_ENDPOINT; i++) expect((await post("/quiz/1", quizIp)).status).toBe(400);
+    for (const target of QUIZ_SPELLINGS) expect(refused(await post(target, quizIp)), target).toBe(true);
+
+    const loginIp = newIp();
+    for (let i = 0; i < PER_ENDPOINT; i++) expect((await post("/login", loginIp, "intent=email-link&email=not-an-address")).status).toBe(400);
+    for (const target of LOGIN_SPELLINGS) expect(refused(await post(target, loginIp, "intent=email-link&email=not-an-address")), target).toBe(true);
+  });
+
+  test("the per-address limit can't be skipped through /webhooks/..; the signed webhooks stay exempt", async () => {
+    await startOfAMinute();
+    const ip = newIp();
+    const targets = ["/webhooks/../quiz/1", "/webhooks/%2e%2e/login", "/webhooks/./../registration"];
+    const statuses = [];
+    for (let i = 0; i <= PER_ADDRESS; i++) statuses.push((await post(targets[i % targets.length], ip, "intent=x")).status);
+    expect(statuses.slice(0, PER_ADDRESS)).not.toContain(429);
+    expect(statuses[PER_ADDRESS]).toBe(429);
+    // Providers retry in bursts from one address: the webhooks themselves are never limited.
+    const hook = newIp();
+    for (let i = 0; i <= PER_ADDRESS + 5; i++) {
+      const answer = await send("POST", "/webhooks/sanity", { "Content-Type": "application/json", "X-Forwarded-For": hook }, "{}");
+      expect(answer.status).not.toBe(429);
+    }
+  });
+
+  test("a Host header or an absolute request target can't move a request to another route, nor cause a 500", async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      // Remix's adapter puts Host before the path: this Host would turn /webhooks/stripe into /quiz/1.
+      ["POST", "/webhooks/stripe", { Host: "x/quiz/1?" }],
+      ["POST", "/webhooks/stripe", { Host: "x#" }],
+      ["GET", "/", { Host: "bad host" }],
+      ["GET", "/", { Host: `127.0.0.1:70000` }],
+      ["GET", "/", { "X-Forwarded-Host": "glowcoach.app:70000" }],
+      ["GET", "http://x/quiz/1", {}],
+      ["POST", "http://x/quiz/1", OWN],
+    ];
+    const log = await logWhile(async () => {
+      for (const [method, target, headers] of cases) {
+        const answer = await send(method, target, { ...FORM, "X-Forwarded-For": newIp(), ...headers }, method === "POST" ? "answer=x" : undefined);
+        const label = `${method} ${target} ${JSON.stringify(headers)}`;
+        expect(answer.status, label).toBe(400);
+        expect(answer.headers["content-type"], label).toContain("text/html");
+        expect(answer.body, label).toContain("That address doesn&#39;t look right");
+      }
+    });
+    expect(log.error).toEqual([]);
+    // Ordinary hosts still work.
+    for (const host of [`127.0.0.1:${PORT}`, `localhost:${PORT}`, "glow_app:3000"]) expect((await send("GET", "/", { Host: host })).status, host).toBe(200);
+  });
+
+  test("Origin: null is refused by the gate even with Sec-Fetch-Site: same-origin (403, no error logged)", async () => {
+    const log = await logWhile(async () => {
+      const answer = await send(
+        "POST",
+        "/login",
+        { ...FORM, Origin: "null", "Sec-Fetch-Site": "same-origin", "X-Forwarded-For": newIp() },
+        "intent=email-link&email=a@example.com",
+      );
+      expect(answer.status).toBe(403);
+      expect(answer.body).toContain("This request didn&#39;t come from our site");
+    });
+    expect(log.error).toEqual([]);
+    expect(log.warn.join("\n")).toContain("[request-guard] refused a cross-site POST");
+  });
+
+  test("a mail app's one-click unsubscribe (RFC 8058) from its own page is answered and honoured", async () => {
+    const { run, rows } = databaseOf(DATA_DIR);
+    const userId = crypto.randomUUID();
+    await run(
+      `INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","reminderOn") VALUES (?,?,?,?,?,?,?)`,
+      userId,
+      `one-click-${userId.slice(0, 8)}@glowcoach.test`,
+      "user",
+      "UTC",
+      new Date(),
+      new Date(),
+      true,
+    );
+    // The link's token, as app/reminders/links.server.ts signs it.
+    const key = crypto.createHmac("sha256", SESSION_SECRET).update("reminder-links").digest();
+    const token = `${userId}.${crypto.createHmac("sha256", key).update(`unsubscribe:${userId}`).digest("base64url")}`;
+    const target = `/reminders/unsubscribe?${new URLSearchParams({ token })}`;
+    const log = await logWhile(async () => {
+      const answer = await send(
+        "POST",
+        target,
+        { ...FORM, Origin: FOREIGN, "Sec-Fetch-Site": "cross-site", "X-Forwarded-For": newIp() },
+        "List-Unsubscribe=One-Click",
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain("Reminders are off");
+    });
+    expect(log.error).toEqual([]);
+    const [user] = await rows<{ reminderOn: boolean }>(`SELECT "reminderOn" FROM "User" WHERE "id" = ?`, userId);
+    expect(user.reminderOn).toBe(false);
+    // A forged token from a foreign page is still a calm 400, and changes nothing.
+    const forged = await send("POST", target.replace(/token=[^.]+/, "token=someone-else"), { ...FORM, Origin: FOREIGN }, "List-Unsubscribe=One-Click");
+    expect(forged.status).toBe(400);
+  });
+
+  test("a reminder link with a bad signature is a calm 400 page, logged as a warning", async () => {
+    const log = await logWhile(async () => {
+      const answer = await send("GET", "/reminders/open?plan=clear-healthy-skin&sig=forged");
+      expect(answer.status).toBe(400);
+      expect(answer.headers["content-type"]).toContain("text/html");
+      expect(answer.body).toContain("We couldn&#x27;t do that");
+      expect(answer.body).toContain("This link isn&#x27;t valid. Open your routine from the Glow Coach home page.");
+    });
+    expect(log.error).toEqual([]);
+    expect(log.warn.join("\n")).toContain("[reminders] a routine link with a bad signature");
+    // A link we signed still leads to the plan.
+    const key = crypto.createHmac("sha256", SESSION_SECRET).update("reminder-links").digest();
+    const sig = crypto.createHmac("sha256", key).update("open:clear-healthy-skin").digest("base64url");
+    const good = await send("GET", `/reminders/open?${new URLSearchParams({ plan: "clear-healthy-skin", sig })}`);
+    expect(good.status).toBe(303);
+    expect(good.headers.location).toBe("/plan/clear-healthy-skin");
+  });
+});
