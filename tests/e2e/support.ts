@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { rows } from "./test-db";
 
@@ -35,11 +36,13 @@ export async function choose(page: Page, label: string) {
 }
 
 /**
- * Request limits count per clock minute (app/security/request-limits.server.ts): a burst that
- * must land in one window waits for the next minute when fewer than `needMs` are left in this
- * one, so a test of "the 31st is refused" does not straddle two windows.
+ * Request limits count per minute of the server's clock (app/security/request-limits.server.ts).
+ * A test of "the 31st is refused" sends these headers (TEST_CLOCK): its requests land at the
+ * start of a minute of their own, far from any other test's, so the burst never straddles two
+ * windows and nothing waits for the wall clock's next minute.
  */
-export async function withinOneLimitWindow(needMs = 15_000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
+export function ownLimitMinute(): { "x-test-clock-offset-ms": string } {
+  const MINUTE = 60_000;
+  const start = (Math.floor(Date.now() / MINUTE) + crypto.randomInt(1, 1_000_000)) * MINUTE;
+  return { "x-test-clock-offset-ms": String(start - Date.now()) };
 }

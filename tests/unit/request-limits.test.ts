@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sessionCookie } from "~/auth/session.server";
 import { LIMITS, limitRequest, resetRequestLimits, tooManyRequestsPage } from "~/security/request-limits.server";
 import { db } from "~/utils/db.server";
+import { setClockOffset } from "./clock";
 
 const post = (url: string, cookie?: string) => ({ method: "POST", url, headers: cookie ? { cookie } : {} });
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -24,6 +25,21 @@ describe("request limits on changing requests", () => {
     expect(await limitRequest(post("/registration"), "10.0.0.1", AT + 200)).toBeNull();
     expect(await limitRequest(post("/login"), "10.0.0.2", AT + 200)).toBeNull();
     expect(await limitRequest(post("/login"), "10.0.0.1", AT + 60_000)).toBeNull();
+  });
+
+  it("counts in minutes of the server's clock, so a test moves to a fresh minute instead of waiting for one", async () => {
+    const minute = 60_000;
+    // The test clock at the start of a minute of its own, a year ahead.
+    const start = (Math.floor(Date.now() / minute) + 525_600) * minute;
+    setClockOffset(start - Date.now());
+    try {
+      for (let i = 0; i < LIMITS.perEndpoint; i++) expect(await limitRequest(post("/login"), "10.0.9.1")).toBeNull();
+      expect((await limitRequest(post("/login"), "10.0.9.1"))?.getTime()).toBe(start + minute);
+      setClockOffset(start + minute - Date.now());
+      expect(await limitRequest(post("/login"), "10.0.9.1")).toBeNull();
+    } finally {
+      setClockOffset(0);
+    }
   });
 
   it("counts a form's JavaScript post (/login.data, /_root.data) against the same endpoint as the plain post", async () => {
