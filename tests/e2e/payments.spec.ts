@@ -259,7 +259,8 @@ test.describe("offers and payments", () => {
       // It ticks in the browser...
       await expect.poll(() => countdownSeconds(page), { timeout: 5_000 }).toBeLessThan(first);
     } else {
-      await page.waitForTimeout(2_100);
+      // Without scripts the page is as served: the reload comes 5 s later on the server's clock.
+      await page.context().setExtraHTTPHeaders({ "x-test-clock-offset-ms": "5000" });
     }
     // ...and a reload continues from the server's deadline instead of starting again.
     await page.reload();
