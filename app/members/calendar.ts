@@ -237,3 +237,32 @@ export function streakWithFreezes(completedDates: Iterable<string>, today: strin
   }
   return { currentStreak: streak, freezesHeld: freezes, frozenDates: frozen.map(fromDayNumber) };
 }
+
+/** What the member sees of their habit: one streak, one week and one set of freezes per person. */
+export type StreakData = {
+  currentStreak: number;
+  freezesHeld: number;
+  weeklyCompletions: WeekDay[];
+  /** Today counts: the member finished one of their routines today. */
+  doneToday: boolean;
+  /** Distinct days up to today on which they finished any routine. */
+  daysDone: number;
+};
+
+/**
+ * The person's streak, week and freezes from the days they finished a routine, whichever plan's
+ * (Duolingo's model: a habit belongs to the person, not to a product). Every plan's dates go in
+ * together; a day finished on two plans is one day. Dates after today are ignored.
+ */
+export function memberStreak(finishedDates: Iterable<string>, today: string): StreakData {
+  const days = new Set<string>();
+  for (const date of finishedDates) if (isLocalDate(date) && date <= today) days.add(date);
+  const streak = streakWithFreezes(days, today);
+  return {
+    currentStreak: streak.currentStreak,
+    freezesHeld: streak.freezesHeld,
+    weeklyCompletions: weeklyCompletions(days, today, streak.frozenDates),
+    doneToday: days.has(today),
+    daysDone: days.size,
+  };
+}
