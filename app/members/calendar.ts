@@ -112,23 +112,6 @@ export function weekdayIndex(date: string): number {
   return (((dayNumber(date) + 3) % 7) + 7) % 7;
 }
 
-/**
- * Consecutive completed days ending today, or ending yesterday when today is not done
- * yet (so a streak is not lost before the day is over). Duplicates and dates after
- * today (a member who moved west) are ignored.
- */
-export function currentStreak(completedDates: Iterable<string>, today: string): number {
-  const done = new Set<string>();
-  for (const date of completedDates) if (isLocalDate(date)) done.add(date);
-  let day = done.has(today) ? today : addDays(today, -1);
-  let streak = 0;
-  while (done.has(day)) {
-    streak++;
-    day = addDays(day, -1);
-  }
-  return streak;
-}
-
 /** The seven dates of the Monday-to-Sunday week holding `today`. */
 export function weekOf(today: string): string[] {
   const monday = addDays(today, -weekdayIndex(today));
