@@ -7,7 +7,7 @@ import type { Role } from "~/auth/account-state";
 import type { SessionUser } from "~/auth/users.server";
 import { getFunnels } from "~/content/content.server";
 import { allCurrentStates, entitlementsOf, findEntitlement } from "~/billing/entitlements.server";
-import { currentStreak, localDate } from "~/members/calendar";
+import { localDate, memberStreak } from "~/members/calendar";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
@@ -121,7 +121,7 @@ async function findMembers(query: string, at: Date, titles: Map<string, string>)
     where: { email: { contains: q } },
     orderBy: { email: "asc" },
     take: MAX_SEARCH_RESULTS,
-    select: { id: true, email: true, role: true, timeZone: true, activePlanId: true, planCompletions: { select: { planId: true, date: true } } },
+    select: { id: true, email: true, role: true, timeZone: true, planCompletions: { select: { date: true } } },
   });
   const [sources, entitlements] = await Promise.all([
     memberSources(
@@ -132,15 +132,16 @@ async function findMembers(query: string, at: Date, titles: Map<string, string>)
   ]);
   return users.map((u, i) => {
     const plans = entitlements[i];
-    // The streak of the plan the member follows: the chosen one, else the latest purchase.
-    const followed = u.activePlanId ?? plans.find((p) => p.subscribed)?.routinePlanId ?? null;
-    const dates = u.planCompletions.filter((c) => !followed || c.planId === followed).map((c) => c.date);
     return {
       id: u.id,
       email: u.email,
       role: u.role,
       plans: plans.map((p) => ({ tier: p.tier, status: p.status, subscribed: p.subscribed, planName: p.planName, offerId: p.offerId })),
-      streak: currentStreak(dates, localDate(at, u.timeZone)),
+      // The streak the member sees on /home: every plan's days, freezes included.
+      streak: memberStreak(
+        u.planCompletions.map((c) => c.date),
+        localDate(at, u.timeZone),
+      ).currentStreak,
       source: sources.get(u.id) ?? null,
     };
   });

@@ -112,23 +112,6 @@ export function weekdayIndex(date: string): number {
   return (((dayNumber(date) + 3) % 7) + 7) % 7;
 }
 
-/**
- * Consecutive completed days ending today, or ending yesterday when today is not done
- * yet (so a streak is not lost before the day is over). Duplicates and dates after
- * today (a member who moved west) are ignored.
- */
-export function currentStreak(completedDates: Iterable<string>, today: string): number {
-  const done = new Set<string>();
-  for (const date of completedDates) if (isLocalDate(date)) done.add(date);
-  let day = done.has(today) ? today : addDays(today, -1);
-  let streak = 0;
-  while (done.has(day)) {
-    streak++;
-    day = addDays(day, -1);
-  }
-  return streak;
-}
-
 /** The seven dates of the Monday-to-Sunday week holding `today`. */
 export function weekOf(today: string): string[] {
   const monday = addDays(today, -weekdayIndex(today));
@@ -236,4 +219,33 @@ export function streakWithFreezes(completedDates: Iterable<string>, today: strin
     }
   }
   return { currentStreak: streak, freezesHeld: freezes, frozenDates: frozen.map(fromDayNumber) };
+}
+
+/** What the member sees of their habit: one streak, one week and one set of freezes per person. */
+export type StreakData = {
+  currentStreak: number;
+  freezesHeld: number;
+  weeklyCompletions: WeekDay[];
+  /** Today counts: the member finished one of their routines today. */
+  doneToday: boolean;
+  /** Distinct days up to today on which they finished any routine. */
+  daysDone: number;
+};
+
+/**
+ * The person's streak, week and freezes from the days they finished a routine, whichever plan's
+ * (Duolingo's model: a habit belongs to the person, not to a product). Every plan's dates go in
+ * together; a day finished on two plans is one day. Dates after today are ignored.
+ */
+export function memberStreak(finishedDates: Iterable<string>, today: string): StreakData {
+  const days = new Set<string>();
+  for (const date of finishedDates) if (isLocalDate(date) && date <= today) days.add(date);
+  const streak = streakWithFreezes(days, today);
+  return {
+    currentStreak: streak.currentStreak,
+    freezesHeld: streak.freezesHeld,
+    weeklyCompletions: weeklyCompletions(days, today, streak.frozenDates),
+    doneToday: days.has(today),
+    daysDone: days.size,
+  };
 }

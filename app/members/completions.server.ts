@@ -7,7 +7,7 @@
  */
 import crypto from "node:crypto";
 import { execute, queryRows, sql } from "~/utils/sql.server";
-import { streakWithFreezes, weeklyCompletions, type WeekDay } from "./calendar";
+import { memberStreak, type StreakData } from "./calendar";
 
 export type FinishOutcome = { recorded: "new" | "already-done" | "steps-missing" };
 
@@ -47,26 +47,21 @@ export async function isDoneOn(userId: string, planId: string, date: string): Pr
   return rows.length > 0;
 }
 
-export type StreakData = { currentStreak: number; freezesHeld: number; weeklyCompletions: WeekDay[]; doneToday: boolean };
-
-/** The streak data for the home page: streak and this week, in the member's days. */
-export async function streakData(userId: string, planId: string, today: string): Promise<StreakData> {
-  // Dates are tiny strings; a member finishing every day for years still loads in one small query.
+/**
+ * The member's streak and week as of `today`: every day they finished any of their routines
+ * counts (one streak per person, ADR 31). Read here, not kept at finish time, so finishing stays
+ * one statement and the history of every plan, past purchases included, is the union with
+ * nothing to migrate.
+ */
+export async function streakData(userId: string, today: string): Promise<StreakData> {
+  // Dates are tiny strings; a member finishing every day for years still loads in one small query
+  // (the (userId, planId, date) index serves it by its userId prefix).
   const rows = await queryRows<{ date: string }>(sql`
-    SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "planId" = ${planId} AND "date" <= ${today} ORDER BY "date" DESC`);
-  const dates = rows.map((row) => row.date);
-  const streak = streakWithFreezes(dates, today);
-  return {
-    currentStreak: streak.currentStreak,
-    freezesHeld: streak.freezesHeld,
-    weeklyCompletions: weeklyCompletions(dates, today, streak.frozenDates),
-    doneToday: dates[0] === today,
-  };
+    SELECT DISTINCT "date" FROM "PlanCompletion" WHERE "userId" = ${userId} AND "date" <= ${today}`);
+  return memberStreak(
+    rows.map((row) => row.date),
+    today,
+  );
 }
 
-export const EMPTY_STREAK = (today: string): StreakData => ({
-  currentStreak: 0,
-  freezesHeld: 0,
-  weeklyCompletions: weeklyCompletions([], today),
-  doneToday: false,
-});
+export const EMPTY_STREAK = (today: string): StreakData => memberStreak([], today);

@@ -1,17 +1,18 @@
 /**
  * What /home shows. Signed out: an invitation to sign in or take the quiz. Signed in: the plan
  * the member follows (or the default plan, with the way to get it), made personal by their
- * answers, their streak and week for it, and a picker when they own several plans.
+ * answers; the member's streak and week (the person's, whichever plans they finished); a
+ * picker when they own several plans.
  */
 import type { SessionUser } from "~/auth/users.server";
 import { getHomePage } from "~/content/content.server";
 import type { HomePage } from "~/content/types";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
-import { EMPTY_STREAK, streakData, type StreakData } from "./completions.server";
+import type { StreakData } from "./calendar";
+import { EMPTY_STREAK, streakData } from "./completions.server";
 import { choosePlan, memberPlan } from "./plans.server";
 import { memberDay } from "./time-zone.server";
 import { logger } from "~/utils/logger.server";
-import { db } from "~/utils/db.server";
 import { reminderSettings } from "~/reminders/reminders.server";
 
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
@@ -50,14 +51,13 @@ export async function homeView(input: { user: SessionUser | null; browserTimeZon
   }
   const [{ today }, member] = await Promise.all([memberDay(user, input.browserTimeZone), memberPlan(user, input.cookieHeader)]);
   const { plan, personal } = member;
-  const streak = plan
-    ? await streakData(user.id, plan._id, today).catch((error) => {
-        logger.error({ err: error }, "Failed to fetch streak data");
-        return EMPTY_STREAK(today);
-      })
-    : EMPTY_STREAK(today);
-  // The first finish offers the daily reminder with one tap (only then, so it never nags).
-  const reminderOffer = streak.doneToday && !(await reminderSettings(user.id)).on && (await db.planCompletion.count({ where: { userId: user.id } })) === 1;
+  // The person's streak, whichever plan they follow or finished (ADR 31).
+  const streak = await streakData(user.id, today).catch((error) => {
+    logger.error({ err: error }, "Failed to fetch streak data");
+    return EMPTY_STREAK(today);
+  });
+  // The member's first day with a finished routine offers the daily reminder with one tap (only then, so it never nags).
+  const reminderOffer = streak.doneToday && streak.daysDone === 1 && !(await reminderSettings(user.id)).on;
   return {
     signedIn: true as const,
     reminderOffer,

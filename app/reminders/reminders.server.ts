@@ -13,8 +13,8 @@
  *    sends. A failed send frees the row with a later lease expiry (backoff) and logs the error.
  *  - Never two for one local day: lastSentOn is checked before sending, and a reminder whose
  *    local day is over by the time it is tried is skipped.
- * The member's day, streak and plan are read when sending, so a finish before the hour means
- * no e-mail that day.
+ * The member's day, streak and plan are read when sending, so a finish before the hour (of any
+ * of their routines: the streak is the person's) means no e-mail that day.
  */
 import crypto from "node:crypto";
 import { entitlementsOf } from "~/billing/entitlements.server";
@@ -137,7 +137,8 @@ export async function handleReminder(job: ClaimedReminder, at: Date, send: Send 
   const planId = followedPlanId(ownedPlanIds(await entitlementsOf(job.userId, at)), user.activePlanId);
   const plan = planId ? await getPlan(planId) : null;
   if (!plan) return skip("no-plan");
-  const streak = await streakData(job.userId, plan._id, forDate);
+  // The person's day and streak: a routine of any of their plans finished today means no e-mail.
+  const streak = await streakData(job.userId, forDate);
   if (streak.doneToday) return skip("done-today");
 
   const settings = await getSiteSettings();

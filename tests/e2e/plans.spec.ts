@@ -4,9 +4,9 @@
  * the plan → /home and the player show that plan's steps and products for those answers.
  * Then what a member who already has a product sees, and switching monthly ↔ annual.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { uniqueEmail, useOwnIp } from "./accounts";
-import { entitlementsOf, seedEntitlement, signedInMember, userIdOf } from "./members-helpers";
+import { completionsOf, entitlementsOf, expectStreak, seedEntitlement, signedInMember, userIdOf } from "./members-helpers";
 import { takeQuiz } from "./quiz-helpers";
 import { jsEnabled } from "./support";
 import { rows } from "./test-db";
@@ -316,6 +316,95 @@ test.describe("several plans, one followed", () => {
     // Only an owned plan can be followed.
     const refused = await page.request.post("/home", { form: { intent: "choose-plan", planId: "makeup-prep" }, headers: { Origin: new URL(baseURL!).origin } });
     expect(refused.status()).toBe(400);
+  });
+});
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/** The UTC date and weekday name `offsetMs` from now (the test clock's "today" for a UTC member). */
+function utcDay(offsetMs: number) {
+  const at = new Date(Date.now() + offsetMs);
+  return { date: at.toISOString().slice(0, 10), weekday: WEEKDAYS[(at.getUTCDay() + 6) % 7] };
+}
+
+/** The player's forms posted straight (quicker than clicking): the six steps of `planId`, then the finish. */
+async function postRoutine(request: APIRequestContext, planId: string) {
+  for (let step = 1; step <= 6; step++) {
+    const answer = await request.post(`/plan/${planId}`, { form: { intent: "complete-step", step: String(step) }, maxRedirects: 0 });
+    expect(answer.status()).toBe(303);
+  }
+  const finished = await request.post(`/plan/${planId}`, { form: { intent: "finish", step: "6" }, maxRedirects: 0 });
+  expect(finished.headers().location).toBe("/home");
+}
+
+/** Does the six steps of `planId` in the player and finishes: back on /home with the success toast. */
+async function finishRoutine(page: Page, planId: string) {
+  await page.goto(`/plan/${planId}`);
+  for (let step = 1; step <= 5; step++) {
+    await page.getByRole("button", { name: "Complete & Next" }).click();
+    await page.waitForURL(`**/plan/${planId}?step=${step + 1}`);
+  }
+  await page.getByRole("button", { name: "Complete Step" }).click();
+  await expect(page.getByTestId("completed-count")).toHaveText("6 of 6 completed");
+  await page.getByRole("button", { name: "Finish Today's Routine" }).click();
+  await page.waitForURL("**/home");
+  await expect(page.getByText("Congratulations! 🎉")).toBeVisible();
+}
+
+test.describe("one streak per person", () => {
+  // The member's day is the UTC date, with or without JavaScript, so the test knows which circle is which.
+  test.use({ timezoneId: "UTC" });
+
+  test("buying a second plan keeps the streak and the week; the next day either plan's routine adds to it", async ({ page, context, baseURL }) => {
+    // Two days in one Monday-to-Sunday week (test clock): today and tomorrow, or tomorrow and the day after on a Sunday.
+    const first = utcDay(0).weekday === "Sunday" ? DAY_MS : 0;
+    const second = first + DAY_MS;
+    const day1 = utcDay(first);
+    const day2 = utcDay(second);
+    const week = page.getByRole("list", { name: "This week, Monday to Sunday" });
+    const motivation = page.getByText(/Every glow starts with day one|Today is a lovely day to begin/);
+
+    const { userId } = await signedInMember(context, baseURL!, { subscription: "monthly" });
+    await context.setExtraHTTPHeaders({ "x-test-clock-offset-ms": String(first) });
+    await postRoutine(context.request, "clear-healthy-skin");
+    await page.goto("/home");
+    await expectStreak(page, 1);
+    await expect(week.getByRole("img", { name: `${day1.weekday} (today): completed` })).toBeVisible();
+
+    // The member buys Makeup Prep the same day: it becomes the followed plan, and the day still counts.
+    await seedEntitlement(userId, { tier: "single_payment", routinePlanId: "makeup-prep", startedAt: new Date(Date.now() + first) });
+    await page.goto("/home");
+    await expect(page.getByRole("heading", { level: 1, name: "Makeup Prep" })).toBeVisible();
+    await expectStreak(page, 1);
+    await expect(week.getByRole("img", { name: `${day1.weekday} (today): completed` })).toBeVisible();
+    await expect(motivation).toHaveCount(0);
+
+    // The next day: yesterday's skincare routine keeps the streak alive while today is open.
+    await context.setExtraHTTPHeaders({ "x-test-clock-offset-ms": String(second) });
+    await page.goto("/home");
+    await expect(page.getByRole("heading", { level: 1, name: "Makeup Prep" })).toBeVisible();
+    await expectStreak(page, 1);
+    await expect(week.getByRole("img", { name: `${day1.weekday}: completed` })).toBeVisible();
+    await expect(week.getByRole("img", { name: `${day2.weekday} (today): not completed` })).toBeVisible();
+    await expect(motivation).toHaveCount(0);
+
+    // Finishing the other plan's routine today makes it two days in a row.
+    await finishRoutine(page, "makeup-prep");
+    await expectStreak(page, 2);
+    await expect(week.getByRole("img", { name: `${day1.weekday}: completed` })).toBeVisible();
+    await expect(week.getByRole("img", { name: `${day2.weekday} (today): completed` })).toBeVisible();
+    // Following the first plan again shows the same streak: it is the person's, not the plan's.
+    await page
+      .getByRole("region", { name: "Your plans" })
+      .getByRole("button", { name: /Clear & Healthy Skin/ })
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "Clear & Healthy Skin" })).toBeVisible();
+    await expectStreak(page, 2);
+    expect(await completionsOf(userId)).toEqual([
+      { planId: "clear-healthy-skin", date: day1.date },
+      { planId: "makeup-prep", date: day2.date },
+    ]);
   });
 });
 

@@ -150,4 +150,22 @@ describe("retention", () => {
     expect(percent(rows[1].week1.share)).toBe("67%");
     expect(percent(null)).toBe("–");
   });
+
+  it("follows the person: a buyer of two plans counts once, active when they finished either plan's routine", () => {
+    // Skincare bought 40 days ago, Makeup Prep 20 days ago; completions carry no plan, only the person and the day.
+    const buyers = [
+      { userId: "p1", funnel: "skin", purchasedAt: at(-40) },
+      { userId: "p1", funnel: "makeup", purchasedAt: at(-20) },
+    ];
+    const day = (n: number) => new Date(at(-40).getTime() + (n - 1) * 86_400_000).toISOString().slice(0, 10);
+    // Day 3 on both plans (two rows, one day), day 25 on Makeup Prep only.
+    const completions = [
+      { userId: "p1", date: day(3) },
+      { userId: "p1", date: day(3) },
+      { userId: "p1", date: day(25) },
+    ];
+    expect(retention(buyers, completions, at(0))).toEqual([
+      { funnel: "skin", week1: { eligible: 1, active: 1, share: 1 }, month: { eligible: 1, active: 1, share: 1 } },
+    ]);
+  });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   addDays,
-  currentStreak,
   isLocalDate,
   isValidTimeZone,
   localDate,
+  memberStreak,
   streakWithFreezes,
   timeZoneOrDefault,
   weekOf,
@@ -104,6 +104,8 @@ describe("date arithmetic", () => {
 
 describe("currentStreak", () => {
   const today = "2026-11-25";
+  // Runs shorter than a week earn no freeze: the streak is the plain count of consecutive days.
+  const currentStreak = (dates: string[], on: string) => memberStreak(dates, on).currentStreak;
 
   it("is 0 with no completions", () => {
     expect(currentStreak([], today)).toBe(0);
@@ -309,5 +311,37 @@ describe("weekOf and weeklyCompletions", () => {
     // Monday 2026-11-30 00:00 in Auckland (UTC+13) is 11:00 UTC on Sunday 2026-11-29.
     expect(weekOf(localDate(new Date("2026-11-29T10:59:00Z"), AUCKLAND))[0]).toBe("2026-11-23");
     expect(weekOf(localDate(new Date("2026-11-29T11:00:00Z"), AUCKLAND))[0]).toBe("2026-11-30");
+  });
+});
+
+describe("memberStreak: one streak per person, whichever routine they finished", () => {
+  // Each plan's finished dates, as PlanCompletion rows hold them (one row per plan and day).
+  const skincare = ["2026-11-20", "2026-11-21", "2026-11-23"];
+  const makeup = ["2026-11-22", "2026-11-23"];
+
+  it("counts a day finished on plan A then plan B once, and days on either plan as one run", () => {
+    const streak = memberStreak([...skincare, ...makeup], "2026-11-24");
+    expect(streak).toMatchObject({ currentStreak: 4, freezesHeld: 0, doneToday: false, daysDone: 4 });
+    // The week of Monday 2026-11-23: Monday done (on both plans), today open.
+    expect(streak.weeklyCompletions.map((d) => d.completed)).toEqual([true, false, false, false, false, false, false]);
+    expect(memberStreak([...skincare, ...makeup, "2026-11-24"], "2026-11-24")).toMatchObject({ currentStreak: 5, doneToday: true, daysDone: 5 });
+  });
+
+  it("earns freezes from days on different plans", () => {
+    // Four days of skincare, then three of makeup prep: seven in a row, one freeze.
+    const dates = [...run("2026-11-19", 4), ...run("2026-11-22", 3)];
+    expect(memberStreak(dates, "2026-11-22")).toMatchObject({ currentStreak: 7, freezesHeld: 1 });
+  });
+
+  it("uses a freeze earned on plan A for a day missed before finishing plan B", () => {
+    // Skincare Mon 16 - Sun 22 (a freeze), nothing on Mon 23, makeup prep on Tue 24; seen on Wed 25.
+    const streak = memberStreak([...run("2026-11-22", 7), "2026-11-24"], "2026-11-25");
+    expect(streak).toMatchObject({ currentStreak: 8, freezesHeld: 0, doneToday: false, daysDone: 8 });
+    expect(streak.weeklyCompletions.map((d) => (d.completed ? "done" : d.frozen ? "frozen" : "-"))).toEqual(["frozen", "done", "-", "-", "-", "-", "-"]);
+  });
+
+  it("ignores dates after today and is empty without any", () => {
+    expect(memberStreak(["2026-11-26"], "2026-11-25")).toMatchObject({ currentStreak: 0, doneToday: false, daysDone: 0 });
+    expect(memberStreak([], "2026-11-25")).toMatchObject({ currentStreak: 0, freezesHeld: 0, doneToday: false, daysDone: 0 });
   });
 });

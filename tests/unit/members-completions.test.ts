@@ -70,13 +70,26 @@ describe("steps done today", () => {
 describe("streakData", () => {
   it("reads the streak and the week from stored days", async () => {
     for (const date of ["2026-11-20", "2026-11-22", "2026-11-23", "2026-11-24"]) await recordCompletion(userId, PLAN, date, new Date(), 0);
-    const data = await streakData(userId, PLAN, "2026-11-25");
+    const data = await streakData(userId, "2026-11-25");
     expect(data.currentStreak).toBe(3);
     expect(data.doneToday).toBe(false);
     expect(data.weeklyCompletions.map((d) => d.completed)).toEqual([true, true, false, false, false, false, false]);
     await recordCompletion(userId, PLAN, "2026-11-25", new Date(), 0);
-    expect((await streakData(userId, PLAN, "2026-11-25")).currentStreak).toBe(4);
-    expect((await streakData(userId, PLAN, "2026-11-25")).doneToday).toBe(true);
+    expect((await streakData(userId, "2026-11-25")).currentStreak).toBe(4);
+    expect((await streakData(userId, "2026-11-25")).doneToday).toBe(true);
+  });
+
+  it("is the person's: days finished on any plan count, a day on two plans once, and another member's never", async () => {
+    await recordCompletion(userId, PLAN, "2026-11-23", new Date(), 0);
+    await recordCompletion(userId, "makeup-prep", "2026-11-23", new Date(), 0);
+    await recordCompletion(userId, "makeup-prep", "2026-11-24", new Date(), 0);
+    const other = (await db.user.create({ data: { email: `other-${crypto.randomUUID()}@glowcoach.test` } })).id;
+    await recordCompletion(other, PLAN, "2026-11-25", new Date(), 0);
+    expect(await streakData(userId, "2026-11-25")).toMatchObject({ currentStreak: 2, doneToday: false, daysDone: 2 });
+    await recordCompletion(userId, "crease-free", "2026-11-25", new Date(), 0);
+    const data = await streakData(userId, "2026-11-25");
+    expect(data).toMatchObject({ currentStreak: 3, doneToday: true, daysDone: 3 });
+    expect(data.weeklyCompletions.map((d) => d.completed)).toEqual([true, true, true, false, false, false, false]);
   });
 });
 

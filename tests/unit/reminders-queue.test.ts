@@ -99,6 +99,23 @@ describe("sending", () => {
     expect(mine(box.sent).map((m) => m.subject)).toEqual(["Keep your 1-day streak going"]);
   });
 
+  it("counts every plan the member has: no reminder after another plan's routine, and the streak carries over", async () => {
+    // Two days of skincare, then Makeup Prep bought (now the followed plan).
+    for (const date of ["2026-12-08", "2026-12-09"]) await recordCompletion(userId, PLAN, date, new Date(), 0);
+    await grantPlan(userId, "makeup-prep", { at: new Date("2026-12-09T20:00:00Z") });
+    await saveReminderSettings(userId, { on: true, hour: 7 }, EVENING_BEFORE);
+    const box = outbox();
+    await runDueReminders(SEVEN_LA, box.send);
+    const [message] = mine(box.sent);
+    expect(message.subject).toBe("Keep your 2-day streak going");
+    expect(message.text).toContain("Today's Makeup Prep routine is waiting");
+    expect(message.text).not.toContain("start a new streak");
+    // On the 11th the member finished the skincare routine before the hour: the day counts, no e-mail.
+    await recordCompletion(userId, PLAN, "2026-12-11", new Date(), 0);
+    expect((await runDueReminders(new Date("2026-12-11T15:00:00Z"), box.send))["done-today"]).toBeGreaterThanOrEqual(1);
+    expect(mine(box.sent)).toHaveLength(1);
+  });
+
   it("skips a day whose local date is over by the time it runs (the app was down)", async () => {
     await saveReminderSettings(userId, { on: true, hour: 7 }, EVENING_BEFORE);
     const box = outbox();

@@ -32,6 +32,7 @@ const { visitorIdOf } = await import("~/analytics/visitor.server");
 const { flushEvents } = await import("~/analytics/event-batch.server");
 const { db } = await import("~/utils/db.server");
 const { grantPlan } = await import("./helpers");
+const { recordCompletion } = await import("~/members/completions.server");
 const home = await import("~/routes/home");
 const profile = await import("~/routes/profile");
 const { offerRouteLoader } = await import("~/payments/offer-route.server");
@@ -205,6 +206,21 @@ describe("a stored page is not answered", () => {
     expect(after.body).toContain("Crease-Free Makeup");
     await db.user.update({ where: { id: user.id }, data: { name: "Beatrice" } });
     expect((await browser.get("/profile")).stored).toBe(false);
+  });
+
+  it("after the member finished another plan's routine: /home of the followed plan shows the person's streak", async () => {
+    const { user, browser } = await member("Gia");
+    await grantPlan(user.id, "crease-free");
+    await db.user.update({ where: { id: user.id }, data: { activePlanId: "crease-free" } });
+    const before = await storedPage(browser, "/home");
+    expect(before.body).toContain('"name":"Crease-Free Makeup"');
+    expect(before.body).toContain('"currentStreak":0');
+    // The plan not followed: one completion of a member moves their whole version, whichever plan.
+    await recordCompletion(user.id, "clear-healthy-skin", "2026-06-10", new Date(), 0);
+    const after = await browser.get("/home");
+    expect(after.stored).toBe(false);
+    expect(after.body).toContain('"name":"Crease-Free Makeup"');
+    expect(after.body).toContain('"currentStreak":1');
   });
 
   it("after a content publish", async () => {
