@@ -111,6 +111,18 @@ describe("positions from the graph", () => {
     expect(chrome("0")).toEqual({});
   });
 
+  it("the step's page gets the computed label and bar (what the quiz shows), and the seed's page its typed ones", async () => {
+    const { planFunnelStep } = await import("~/funnels/flow.server");
+    const funnel = resolved(skinWithExtraQuestion({ keepTyped: false }));
+    const planned = await planFunnelStep({ cookieHeader: null, route: "/quiz", stepParam: "1", version: { funnel, variant: null } });
+    expect(planned.kind === "view" && [planned.view.step.label, planned.view.step.progress]).toEqual(["Step 1 of 13", 7.7]);
+    const seed = await planFunnelStep({ cookieHeader: null, route: "/quiz", stepParam: "1" });
+    expect(seed.kind === "view" && [seed.view.step.label, seed.view.step.progress]).toEqual(["Step 1 of 12", 8.3]);
+    // Not a question: no counter.
+    const intro = await planFunnelStep({ cookieHeader: null, route: "/quiz", stepParam: "0", version: { funnel, variant: null } });
+    expect(intro.kind === "view" && "label" in intro.view.step).toBe(false);
+  });
+
   it("a branch that skips questions jumps ahead and still ends at 100%", () => {
     const funnel = resolved({
       id: "branchy",
