@@ -183,6 +183,82 @@ export function previousStepId(funnel: Funnel, stepId: string, answers: Answers)
 }
 
 // ---------------------------------------------------------------------------
+// Position and progress, from the funnel's graph (ADR 34)
+
+/** Where a question step stands in its funnel: "Step 3 of 12", 25%. */
+export type StepPosition = { position: number; total: number; progress: number };
+
+const MAX_WAYS = 10_000;
+const positionsByFunnel = new WeakMap<Funnel, ReadonlyMap<string, StepPosition>>();
+
+/**
+ * Each question step's position and the funnel's length as seen from it, worked out from the
+ * branches alone (whatever the answers), so a marketer who adds or removes a question never
+ * retypes a label. Along every way through the funnel from its first step (a step is not
+ * entered twice on one way, so a loop back ends that way), a question's position is the number
+ * of questions up to it, and the total is the questions on that way; a step keeps the largest
+ * of each. A straight funnel of 12 questions gives "Step 1 of 12" … "Step 12 of 12"; on a
+ * shorter branch the count jumps ahead, never backwards, and still ends at 100%.
+ * A funnel of one question has no position to show (no step in the map).
+ */
+export function stepPositions(funnel: Funnel): ReadonlyMap<string, StepPosition> {
+  const known = positionsByFunnel.get(funnel);
+  if (known) return known;
+  const byId = new Map(funnel.steps.map((step) => [step.id, step]));
+  const best = new Map<string, { position: number; total: number }>();
+  const onWay: string[] = [];
+  // Funnels are a few dozen steps with few branches; a pathological graph stops counting here.
+  let ways = 0;
+  const walk = (step: Step | undefined) => {
+    if (ways > MAX_WAYS) return;
+    if (!step || onWay.includes(step.id)) return finishWay();
+    onWay.push(step.id);
+    const targets = "next" in step ? [...new Set(step.next.flatMap((branch) => ("step" in branch.to ? [branch.to.step] : [])))] : [];
+    const leaves = step.type === "result" || !("next" in step) || step.next.some((branch) => "href" in branch.to);
+    if (leaves) finishWay();
+    for (const target of targets) walk(byId.get(target));
+    onWay.pop();
+  };
+  const finishWay = () => {
+    ways++;
+    const questions = onWay.filter((id) => byId.get(id)!.type === "question");
+    questions.forEach((id, i) => {
+      const now = best.get(id);
+      best.set(id, { position: Math.max(now?.position ?? 0, i + 1), total: Math.max(now?.total ?? 0, questions.length) });
+    });
+  };
+  walk(entryStep(funnel));
+  const positions = new Map<string, StepPosition>();
+  if (Math.max(0, ...[...best.values()].map((b) => b.total)) > 1) {
+    for (const [id, { position, total }] of best) positions.set(id, { position, total, progress: progressPercent(position, total) });
+  }
+  positionsByFunnel.set(funnel, positions);
+  return positions;
+}
+
+/** Percent to one decimal, as the seed writes it: 1 of 12 is 8.3. */
+export function progressPercent(position: number, total: number): number {
+  return Math.round((position / total) * 1000) / 10;
+}
+
+/** The label the engine writes when content sets none. */
+export function positionLabel({ position, total }: Pick<StepPosition, "position" | "total">): string {
+  return `Step ${position} of ${total}`;
+}
+
+/**
+ * The label and progress a step shows: its own where content sets them (the seed's exact
+ * texts, "Final Question"), else the computed ones for a question step; other steps show
+ * only what content gives them.
+ */
+export function stepChrome(funnel: Funnel, step: Step): { label?: string; progress?: number } {
+  const computed = step.type === "question" ? stepPositions(funnel).get(step.id) : undefined;
+  const label = step.label ?? (computed ? positionLabel(computed) : undefined);
+  const progress = step.progress ?? computed?.progress;
+  return { ...(label !== undefined ? { label } : {}), ...(progress !== undefined ? { progress } : {}) };
+}
+
+// ---------------------------------------------------------------------------
 // Words on screen
 
 export function findOption(funnel: Funnel, field: string, value: string): Option | undefined {

@@ -20,6 +20,7 @@ import {
   pickInsight,
   previousStepId,
   stepAccess,
+  stepChrome,
   stepPath,
   targetPath,
   type Answers,
@@ -67,9 +68,10 @@ function answersFor(step: Step, answers: Answers): Record<string, string | strin
   return picked;
 }
 
-function toClientStep(step: Step): ClientStep {
-  const { next: _next, pick: _pick, ...rest } = step as Step & { next?: unknown; pick?: unknown };
-  return rest as ClientStep;
+/** The step as the page shows it: no branches or rules, and its label and progress as the engine works them out. */
+function toClientStep(funnel: Funnel, step: Step): ClientStep {
+  const { next: _next, pick: _pick, label: _label, progress: _progress, ...rest } = step as Step & { next?: unknown; pick?: unknown };
+  return { ...rest, ...stepChrome(funnel, step) } as ClientStep;
 }
 
 async function insightView(funnel: Funnel, id: string, answers: Answers): Promise<InsightView | null> {
@@ -93,7 +95,7 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
 
   const base = {
     funnel: { id: funnel.id, route: funnel.route, pageTitle: funnel.pageTitle },
-    step: toClientStep(step),
+    step: toClientStep(funnel, step),
     answers: answersFor(step, state.answers),
     backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
     // The page differs by variant: both page caches key on the view, and so on this.

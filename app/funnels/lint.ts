@@ -8,6 +8,7 @@
  * the step id when no single step is at fault.
  */
 import { reservedPathProblem } from "../content/reserved-paths";
+import { positionLabel, stepPositions } from "./engine";
 import { resolveFunnel } from "./resolve";
 import type { Condition, Funnel, InsightRules, Step } from "./schema";
 
@@ -58,6 +59,9 @@ export function lintFunnels({ files, dataset, appRoutes, pendingRoutes = {} }: L
     ...mistyped.flat().map((m) => m.problem),
     ...resolved.flatMap((r) => insightRefProblems(r, documents)),
     ...resolved.flatMap((r) => summaryProblems(r, resolved, files)),
+    ...resolved.flatMap(({ file, funnel }) =>
+      labelProblems(funnel).map(({ path, message }): Problem => ({ file, step: funnel.steps[path[1] as number].id, message: `${path[2]}: ${message}`, warning: true })),
+    ),
   ];
   return {
     errors: problems.filter((p) => !p.warning).map(formatProblem),
@@ -217,6 +221,51 @@ function graphProblems({ file, funnel }: Resolved): Problem[] {
     }
     return [];
   });
+}
+
+// ---------------------------------------------------------------------------
+// c2. Labels and progress that content typed over the engine's (ADR 34)
+
+/** "Step 3 of 12", "3 of 12": the numbers a label states, if it states any. */
+const STATED_POSITION = /\b(\d+)\s+of\s+(\d+)\b/;
+
+/**
+ * A question step whose own label or progress disagrees with its place in the funnel, as the
+ * engine works it out (stepPositions): the page would show the stale text. Warnings, by path
+ * (["steps", i, "label" | "progress"]), for funnels:check and the Studio: the page still works,
+ * and clearing the field shows the computed value. Labels without numbers ("Final Question")
+ * are the marketer's words and are not checked.
+ */
+export function labelProblems(funnel: Funnel): FunnelDocumentProblem[] {
+  const positions = stepPositions(funnel);
+  return funnel.steps.flatMap((step, i): FunnelDocumentProblem[] => {
+    const computed = step.type === "question" ? positions.get(step.id) : undefined;
+    if (!computed) return [];
+    const problems: FunnelDocumentProblem[] = [];
+    const stated = step.label ? STATED_POSITION.exec(step.label) : null;
+    if (stated && (Number(stated[1]) !== computed.position || Number(stated[2]) !== computed.total)) {
+      problems.push({
+        path: ["steps", i, "label"],
+        message: `"${step.label}" disagrees with the step's place in the quiz: it is ${positionLabel(computed)}. Clear the label to show the computed one.`,
+      });
+    }
+    if (step.progress !== undefined && Math.abs(step.progress - computed.progress) > 0.05) {
+      problems.push({
+        path: ["steps", i, "progress"],
+        message: `${step.progress}% disagrees with the step's place in the quiz (${positionLabel(computed)}): it is ${computed.progress}%. Clear it to show the computed one.`,
+      });
+    }
+    return problems;
+  });
+}
+
+/**
+ * The label and progress warnings of one funnel document, for the Studio (a warning marker
+ * on the field; publishing is not blocked). A document the app cannot run has none: its errors come first.
+ */
+export function lintFunnelLabels(doc: unknown, shared: ReadonlyMap<string, unknown>): FunnelDocumentProblem[] {
+  const result = resolveFunnel(doc, shared);
+  return result.ok ? labelProblems(result.funnel) : [];
 }
 
 // ---------------------------------------------------------------------------

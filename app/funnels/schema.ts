@@ -117,9 +117,12 @@ export type InsightRules = z.infer<typeof InsightRules>;
 
 const stepBase = {
   id: slug,
-  /** The small label above the step, e.g. "Step 3 of 12", "2 of 5", "Final Question". */
+  /**
+   * The small label above the step ("Final Question", "2 of 5"). Omitted on a question, the
+   * engine shows "Step 3 of 12" from the funnel's graph (stepChrome, ADR 34).
+   */
   label: text.optional(),
-  /** Progress bar value in percent. Omit for no bar. */
+  /** Progress bar value in percent. Omitted: a question's is computed; other steps show no bar. */
   progress: z.number().min(0).max(100).optional(),
   /** Show a back link to the previous step (default true). */
   back: z.boolean().optional(),

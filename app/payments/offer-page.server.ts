@@ -17,6 +17,7 @@ import { offerCountdown } from "./countdown.server";
 import { CHECKOUT_ERROR, NOT_ON_SALE } from "./messages";
 import { env } from "~/utils/env.server";
 import type { Offer } from "./offer-schema";
+import { planPreview, type PreviewStep, type PreviewTip, type ProductMatch } from "./offer-page-preview";
 import { logger } from "~/utils/logger.server";
 
 /**
@@ -92,9 +93,6 @@ export function ownershipOf(offer: Offer, owned: EntitlementView): Ownership {
   };
 }
 
-/** One card of the "chosen for your skin" section: the product in that place, its name only when unlocked. */
-export type ProductMatch = { kind: string; name: string | null; fitLabel: string; fitPercent: number; locked: boolean };
-
 /**
  * The offer's routine plan made personal for whoever is looking: the member's answers (this
  * browser's attached to their account) or, for a visitor, the answers in this browser.
@@ -112,6 +110,9 @@ export type OfferPageView = {
   /** Seconds left on this visitor's countdown; null: no countdown (none on the offer, run out, or a member who has the plan). */
   remainingSeconds: number | null;
   matches: ProductMatch[];
+  /** The routine section's steps and the tips section's tips: the plan's, for this visitor's answers. */
+  routine: PreviewStep[];
+  tips: PreviewTip[];
   reason: string | null;
   personalised: boolean;
   owned: Ownership | null;
@@ -149,19 +150,13 @@ export async function offerPage(input: {
     remainingSeconds = countdown.remainingSeconds > 0 ? countdown.remainingSeconds : null;
     if (countdown.setCookie) cookies.push(countdown.setCookie);
   }
-  const fits = offer.sections.flatMap((section) => (section._type === "lockedProducts" ? section.fits : []));
-  const matches: ProductMatch[] = personal
-    ? fits.flatMap((fit, i) => {
-        const product = personal.products[i];
-        return product
-          ? [{ kind: product.kind, name: fit.locked ? null : product.name, fitLabel: fit.fitLabel, fitPercent: fit.fitPercent, locked: fit.locked }]
-          : [];
-      })
-    : [];
+  const { matches, routine, tips } = planPreview(offer.sections, personal);
   const view: OfferPageView = {
     offer: presentOffer(offer),
     remainingSeconds,
     matches,
+    routine,
+    tips,
     reason: personal?.reason ?? null,
     personalised: personal?.personalised ?? false,
     owned: owned ? ownershipOf(offer, owned) : null,

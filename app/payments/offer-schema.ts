@@ -83,7 +83,11 @@ export const OfferSection = z.discriminatedUnion("_type", [
     _type: z.literal("routine"),
     title: text,
     subtitle: text.optional(),
-    steps: z.array(z.object({ name: text, detail: text })).min(1),
+    /**
+     * How many of the routine plan's steps show unlocked, with their description; the rest show
+     * their names only. The steps themselves are the plan's, for the visitor's answers (what a
+     * buyer gets), never typed here.
+     */
     visibleSteps: z.number().int().min(0),
     /** Shown over the locked steps, "+{count} steps locked" ({count} = locked steps). */
     lockedLabel: text,
@@ -93,7 +97,14 @@ export const OfferSection = z.discriminatedUnion("_type", [
   z.object({
     _type: z.literal("tips"),
     title: text,
-    tips: z.array(z.object({ title: text, text, locked: z.boolean() })).min(1),
+    /**
+     * The routine plan's home tips for the visitor's answers (the 'Tips & Tricks' a buyer gets):
+     * the first `count`, of which the first `visibleTips` readable and the rest locked.
+     */
+    count: z.number().int().min(1).max(4),
+    visibleTips: z.number().int().min(0),
+    /** Each tip's heading, "Tip {n}" ({n} = its number). */
+    tipLabel: text.default("Tip {n}"),
     unlock: z.object({ label: text, href: anchor }),
   }),
   z.object({ _type: z.literal("testimonials"), title: text, items: z.array(Testimonial).min(1) }),
@@ -146,6 +157,11 @@ export const Offer = z
       for (const ref of refs) if (!planIds.has(ref)) ctx.addIssue({ code: "custom", path: ["sections", i], message: `unknown plan "${ref}"` });
       if (section._type === "countdownBanner" && !offer.countdownSeconds)
         ctx.addIssue({ code: "custom", path: ["sections", i], message: "a countdown banner needs countdownSeconds" });
+      if (section._type === "tips" && section.visibleTips > section.count)
+        ctx.addIssue({ code: "custom", path: ["sections", i, "visibleTips"], message: "must be at most the number of tips shown" });
+      // The page previews the plan once: a second routine or tips section would repeat it.
+      if ((section._type === "routine" || section._type === "tips") && offer.sections.findIndex((s) => s._type === section._type) !== i)
+        ctx.addIssue({ code: "custom", path: ["sections", i], message: `an offer has at most one ${section._type} section` });
     });
     for (const [i, plan] of offer.plans.entries()) {
       const recurring = plan.tier !== "single_payment";

@@ -4,7 +4,7 @@ import { signIn, uniqueEmail, useOwnIp } from "./accounts";
 import { completionsOf, expectStreak, signedInMember, seedSubscription, storedTimeZone, todayIn, userIdOf } from "./members-helpers";
 
 const PLAN = "/plan/clear-healthy-skin";
-const STEP_TITLES = ["Gentle Cleanse", "Hydrating Toner", "Targeted Serum", "Moisturize", "Sun Protection", "Mindful Minute"];
+const STEP_TITLES = ["Morning Gentle Cleanser", "Targeted Serum", "Hydrating Moisturizer", "Evening Deep Clean", "Night Repair", "Weekly Treatment"];
 
 function todayCircle(page: Page) {
   return page.locator("[data-today='true']");

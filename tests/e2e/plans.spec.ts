@@ -29,6 +29,8 @@ type Purchase = {
   homeProduct: string;
   /** A step of the plan as the player lists it ("Step n: title"). */
   step: string;
+  /** Why step 1 differs for these answers (the skincare plan keeps the spec's step names, and personalises within them). */
+  stepNote?: string;
 };
 
 const purchases: Purchase[] = [
@@ -45,7 +47,8 @@ const purchases: Purchase[] = [
     reason: "For your oily, acne-prone skin",
     offerProduct: "Balancing Salicylic Cleanser",
     homeProduct: "Balancing Salicylic Cleanser",
-    step: "Step 1: Balancing Gel Cleanse",
+    step: "Step 1: Morning Gentle Cleanser",
+    stepNote: "Oily, breakout-prone skin: a gel that clears the night's oil",
   },
   {
     name: "skincare, dry with fine lines",
@@ -60,7 +63,8 @@ const purchases: Purchase[] = [
     reason: "For your dry skin and fine lines",
     offerProduct: "Cream Cleanser",
     homeProduct: "Cream Cleanser",
-    step: "Step 1: Cream Cleanse",
+    step: "Step 1: Morning Gentle Cleanser",
+    stepNote: "Dry or sensitive skin: a cleanse that leaves comfort behind",
   },
   {
     name: "makeup prep, oily and fading",
@@ -174,6 +178,15 @@ test.describe("each purchase delivers its own plan, personal to the buyer's answ
         await expect(page.getByTestId("product-match").first()).toContainText(p.offerProduct);
         await expect(page.getByTestId("product-match").first()).not.toContainText(other(p).offerProduct!);
       }
+      // The preview of the routine and tips (pages that have one): kept to find again in the plan delivered.
+      const preview = (await page.getByTestId("routine-preview").count())
+        ? {
+            steps: await page.getByTestId("routine-step-name").allTextContents(),
+            firstStep: await page.getByTestId("routine-step-detail").first().textContent(),
+            tips: await page.locator('[data-testid="offer-tip"][data-locked="false"] [data-testid="offer-tip-text"]').allTextContents(),
+          }
+        : null;
+      if (p.offer !== "/sales") expect(preview?.tips.length).toBe(2);
 
       await page.getByRole("article", { name: p.card }).getByRole("button", { name: p.button }).click();
       await expect(page).toHaveURL(/\/checkout\/test\/cs_local_/);
@@ -191,13 +204,26 @@ test.describe("each purchase delivers its own plan, personal to the buyer's answ
       const recommended = page.getByRole("region", { name: "Recommended for You" });
       await expect(recommended.getByRole("heading", { level: 3 }).first()).toHaveText(p.homeProduct);
       await expect(recommended).not.toContainText(other(p).homeProduct);
+      if (preview) {
+        // The tips the offer showed unlocked are the plan's first tips.
+        const tips = await page.getByRole("region", { name: "Tips & Tricks" }).getByRole("listitem").allTextContents();
+        expect(tips.slice(0, preview.tips.length).map((t) => t.trim())).toEqual(preview.tips.map((t) => t.trim()));
+      }
 
       await page.getByRole("link", { name: "Do Today's Routine" }).click();
       await expect(page).toHaveURL(/\/plan\/[a-z-]+$/);
       await expect(page.getByText(p.plan, { exact: true })).toBeVisible();
       const steps = page.getByRole("list", { name: "Steps" });
       await expect(steps.getByRole("link", { name: p.step })).toBeVisible();
-      await expect(steps.getByRole("link", { name: other(p).step })).toHaveCount(0);
+      if (other(p).step !== p.step) await expect(steps.getByRole("link", { name: other(p).step })).toHaveCount(0);
+      if (p.stepNote) await expect(page.getByTestId("step-note")).toHaveText(p.stepNote);
+      if (preview) {
+        // Exactly the steps the offer previewed, and step 1 as it read there.
+        expect(await steps.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("aria-label") ?? a.textContent))).toEqual(
+          preview.steps.map((name, i) => `Step ${i + 1}: ${name}`),
+        );
+        await expect(page.getByText(preview.firstStep!.trim(), { exact: true })).toBeVisible();
+      }
 
       // The answers are on the account now, and the purchase is one entitlement to this plan.
       const userId = await userIdOf(email);
@@ -220,6 +246,45 @@ async function expectOwnedNotice(page: Page, headline: string) {
   ).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to My Plan" }).first()).toBeVisible();
 }
+
+test.describe("the offer previews the plan for the answers in this browser", () => {
+  test("no answers: the spec's six steps; answered one way then another: each preview follows, also when the page is answered from memory", async ({
+    page,
+    baseURL,
+  }) => {
+    const stepOne = page.getByTestId("routine-step-detail");
+    const tips = page.locator('[data-testid="offer-tip"][data-locked="false"] [data-testid="offer-tip-text"]');
+    await page.goto("/subscribe");
+    await expect(page.getByTestId("routine-step-name")).toHaveText([
+      "Morning Gentle Cleanser",
+      "Targeted Serum",
+      "Hydrating Moisturizer",
+      "Evening Deep Clean",
+      "Night Repair",
+      "Weekly Treatment",
+    ]);
+    const general = { step: await stepOne.textContent(), tips: await tips.allTextContents() };
+
+    const seen: { step: string | null; tips: string[] }[] = [];
+    for (const answers of [
+      { skinType: "oily", mainConcern: ["acne"] },
+      { skinType: "dry", mainConcern: ["fine-lines"] },
+    ]) {
+      await takeQuiz(page, baseURL!, "/quiz", answers);
+      // Twice: the second view is the stored page (ADR 26), which must key on the answers.
+      await page.goto("/subscribe");
+      const again = await page.goto("/subscribe");
+      expect(again!.headers()["server-timing"]).toBe("stored-page");
+      await expect(page.getByTestId("routine-step-name").first()).toHaveText("Morning Gentle Cleanser");
+      seen.push({ step: await stepOne.textContent(), tips: await tips.allTextContents() });
+    }
+    expect(new Set([general, ...seen].map((s) => s.step)).size).toBe(3);
+    expect(seen[0].tips).not.toEqual(seen[1].tips);
+    // Tip 3 stays locked, its own words never on the page.
+    await expect(page.locator('[data-testid="offer-tip"][data-locked="true"]')).toHaveCount(1);
+    await expect(page.getByText("Patch test new products behind your ear for two days.")).toHaveCount(0);
+  });
+});
 
 test.describe("one purchase per product", () => {
   test("an annual member choosing Monthly is shown what they have, never reaches checkout, and switches in the portal: one subscription, history kept", async ({
@@ -421,7 +486,7 @@ test.describe("answers on the account", () => {
     await page.goto("/home");
     await expect(page.getByTestId("plan-reason")).toHaveText("For your dry skin and fine lines");
     await page.getByRole("link", { name: "Do Today's Routine" }).click();
-    await expect(page.getByRole("list", { name: "Steps" }).getByRole("link", { name: "Step 1: Cream Cleanse" })).toBeVisible();
+    await expect(page.getByTestId("step-note")).toHaveText("Dry or sensitive skin: a cleanse that leaves comfort behind");
 
     // The answers are the account's now: another device (no quiz cookies) sees the same plan.
     const other = await context.browser()!.newContext({ javaScriptEnabled: jsEnabled(test.info()) });

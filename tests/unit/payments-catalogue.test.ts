@@ -70,15 +70,8 @@ describe("offer documents", () => {
     ]) {
       expect(texts).toContain(expected);
     }
+    // The six steps are the skincare plan's (offer-preview.test.ts); one shows unlocked.
     const routine = offer("/subscribe").sections.find((s) => s._type === "routine");
-    expect(routine?.steps.map((s) => s.name)).toEqual([
-      "Morning Gentle Cleanser",
-      "Targeted Serum",
-      "Hydrating Moisturizer",
-      "Evening Deep Clean",
-      "Night Repair",
-      "Weekly Treatment",
-    ]);
     expect(routine?.visibleSteps).toBe(1);
     const products = offer("/subscribe").sections.find((s) => s._type === "lockedProducts");
     expect(products?.fits.map((p) => [p.fitLabel, p.fitPercent, p.locked])).toEqual([

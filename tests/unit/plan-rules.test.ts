@@ -27,15 +27,18 @@ describe("choosing by the answers", () => {
     expect(dry.reason).toBe("For your dry skin and fine lines");
     expect(general).toMatchObject({ reason: null, personalised: false });
 
-    expect(oily.steps[0]).toMatchObject({ title: "Balancing Gel Cleanse", note: "Oily, breakout-prone skin: a cleanser that reaches into pores" });
-    expect(dry.steps[0]).toMatchObject({ title: "Cream Cleanse" });
+    // Personalised within the spec's six steps (the paywall previews them): the step stays, what to do changes.
+    expect(oily.steps[0]).toMatchObject({ title: "Morning Gentle Cleanser", note: "Oily, breakout-prone skin: a gel that clears the night's oil" });
+    expect(dry.steps[0]).toMatchObject({ title: "Morning Gentle Cleanser", note: "Dry or sensitive skin: a cleanse that leaves comfort behind" });
+    expect(oily.steps[0].description).not.toBe(dry.steps[0].description);
+    expect(dry.steps[4]).toMatchObject({ title: "Night Repair", note: "Fine lines: retinol, slowly" });
     expect(general.steps.map((s) => s.title)).toEqual([
-      "Gentle Cleanse",
-      "Hydrating Toner",
+      "Morning Gentle Cleanser",
       "Targeted Serum",
-      "Moisturize",
-      "Sun Protection",
-      "Mindful Minute",
+      "Hydrating Moisturizer",
+      "Evening Deep Clean",
+      "Night Repair",
+      "Weekly Treatment",
     ]);
     expect(general.steps.every((s) => s.note === null)).toBe(true);
 

@@ -3,7 +3,8 @@
  * the plan selected by a scroll button. OfferPage provides it; sections read it with usePage.
  */
 import { createContext, useContext, useEffect, useState } from "react";
-import type { OfferView, Ownership, ProductMatch } from "../offer-page.server";
+import type { OfferView, Ownership } from "../offer-page.server";
+import type { PreviewStep, PreviewTip, ProductMatch } from "../offer-page-preview";
 
 export type PageState = {
   /** Seconds left on the countdown; 0 once it has run out (then nothing about it is shown). */
@@ -13,6 +14,9 @@ export type PageState = {
   offer: OfferView;
   owned: Ownership | null;
   matches: ProductMatch[];
+  /** The routine plan's steps and home tips for the visitor's answers, locked parts without their texts. */
+  routine: PreviewStep[];
+  tips: PreviewTip[];
   reason: string | null;
   personalised: boolean;
   /** False with PAYMENTS=off: plan buttons say the plan is not on sale. */

@@ -20,7 +20,7 @@ import { PageContext, useCountdown } from "./offer-page-state";
 import { Section } from "./sections";
 
 export function OfferPage() {
-  const { offer, countdown, matches, reason, personalised, owned, onSale } = useLoaderData<typeof offerRouteLoader>();
+  const { offer, countdown, matches, routine, tips, reason, personalised, owned, onSale } = useLoaderData<typeof offerRouteLoader>();
   const lastResult = useActionData<typeof offerRouteAction>();
   const hydrated = useHydrated();
   const seconds = useCountdown(durationSeconds(countdown));
@@ -38,7 +38,7 @@ export function OfferPage() {
   }, [lastResult]);
 
   return (
-    <PageContext.Provider value={{ seconds, selected, select: setSelected, offer, owned, matches, reason, personalised, onSale }}>
+    <PageContext.Provider value={{ seconds, selected, select: setSelected, offer, owned, matches, routine, tips, reason, personalised, onSale }}>
       <div className="pb-16">
         {checkoutError && !hydrated ? (
           <ErrorBox className="mx-auto mt-4 max-w-xl" title={checkoutErrorTitle(checkoutError)} description={checkoutError} />

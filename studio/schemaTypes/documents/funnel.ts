@@ -1,10 +1,23 @@
 import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
-import { lintFunnelDocument } from "../../../app/funnels/lint";
+import { lintFunnelDocument, lintFunnelLabels } from "../../../app/funnels/lint";
 import { sharedQuestionIds } from "../../../app/funnels/resolve";
 import { addressIsFree, toMarkers } from "../validation";
 
 /** API version the Studio's own validation queries use. */
 const API_VERSION = "2025-02-19";
+
+/** The shared question documents a funnel asks, as published: the app never sees a draft of one. */
+async function sharedQuestionsOf(doc: unknown, context: Parameters<CustomValidator>[1]): Promise<Map<string, unknown>> {
+  const ids = sharedQuestionIds(doc);
+  const shared = new Map<string, unknown>();
+  if (ids.length) {
+    const found: { _id: string }[] = await context
+      .getClient({ apiVersion: API_VERSION })
+      .fetch(`*[_type == "question" && _id in $ids && !(_id in path("drafts.**"))]`, { ids });
+    for (const question of found) shared.set(question._id, question);
+  }
+  return shared;
+}
 
 /**
  * The whole funnel must be one the app can run: the app's schema and its linter's checks
@@ -13,16 +26,18 @@ const API_VERSION = "2025-02-19";
  */
 export const funnelRunsInTheApp: CustomValidator = async (doc, context) => {
   if (!doc) return true;
-  const ids = sharedQuestionIds(doc);
-  const shared = new Map<string, unknown>();
-  if (ids.length) {
-    // Published versions: the app never sees a draft of a shared question.
-    const found: { _id: string }[] = await context
-      .getClient({ apiVersion: API_VERSION })
-      .fetch(`*[_type == "question" && _id in $ids && !(_id in path("drafts.**"))]`, { ids });
-    for (const question of found) shared.set(question._id, question);
-  }
-  const problems = lintFunnelDocument(doc, shared);
+  const problems = lintFunnelDocument(doc, await sharedQuestionsOf(doc, context));
+  return problems.length ? toMarkers(doc, problems) : true;
+};
+
+/**
+ * A question step's typed label ("Step 3 of 12") or progress that disagrees with the step's
+ * place in the quiz: a warning on that field (the page still works, and clearing the field
+ * shows the number the app works out; ADR 34).
+ */
+export const funnelLabelsAgree: CustomValidator = async (doc, context) => {
+  if (!doc) return true;
+  const problems = lintFunnelLabels(doc, await sharedQuestionsOf(doc, context));
   return problems.length ? toMarkers(doc, problems) : true;
 };
 
@@ -55,7 +70,7 @@ export const funnel = defineType({
       of: ["introStep", "questionStep", "analysingStep", "insightStep", "summaryStep", "resultStep"].map((type) => defineArrayMember({ type })),
     }),
   ],
-  validation: (rule) => rule.custom(funnelRunsInTheApp),
+  validation: (rule) => [rule.custom(funnelRunsInTheApp), rule.custom(funnelLabelsAgree).warning()],
   preview: {
     select: { title: "title", route: "route", steps: "steps" },
     prepare: ({ title, route, steps }) => ({ title, subtitle: `${route ?? "(no address)"} · ${steps?.length ?? 0} steps` }),

@@ -180,12 +180,11 @@ export const offer = defineType({
           s("title", "Title"),
           s("subtitle", "Subtitle"),
           defineField({
-            name: "steps",
-            title: "Steps",
-            type: "array",
-            of: [defineArrayMember({ type: "object", name: "routineItem", fields: [s("name", "Name"), s("detail", "Detail")] })],
+            name: "visibleSteps",
+            title: "Steps shown unlocked",
+            type: "number",
+            description: "The steps are the routine plan's, chosen for the visitor's answers: these show with their description, the rest by name only.",
           }),
-          defineField({ name: "visibleSteps", title: "Steps shown unlocked", type: "number" }),
           s("lockedLabel", "Locked label ({count})"),
           cta("unlock", "Unlock button"),
         ]),
@@ -193,17 +192,13 @@ export const offer = defineType({
         section("tips", "Tips", [
           s("title", "Title"),
           defineField({
-            name: "tips",
-            title: "Tips",
-            type: "array",
-            of: [
-              defineArrayMember({
-                type: "object",
-                name: "lockedTip",
-                fields: [s("title", "Title"), s("text", "Text"), defineField({ name: "locked", title: "Locked until they pay", type: "boolean" })],
-              }),
-            ],
+            name: "count",
+            title: "Tips shown",
+            type: "number",
+            description: "1 to 4 of the routine plan's home tips, chosen for the visitor's answers (the tips a buyer gets).",
           }),
+          defineField({ name: "visibleTips", title: "Tips shown unlocked", type: "number", description: "The rest show locked." }),
+          s("tipLabel", "Each tip's heading ({n} = its number)"),
           cta("unlock", "Unlock button"),
         ]),
         section("testimonials", "Testimonials", [

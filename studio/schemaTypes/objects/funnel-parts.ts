@@ -159,8 +159,18 @@ export const insightPick = defineType({
 
 const stepBase = [
   defineField({ name: "id", title: "Step id", type: "string", description: `Part of the step's address (/quiz/3). ${SLUG_HINT}` }),
-  defineField({ name: "label", title: "Small label", type: "string", description: 'Above the step, e.g. "Step 3 of 12".' }),
-  defineField({ name: "progress", title: "Progress bar (%)", type: "number", description: "0 to 100. Empty: no bar." }),
+  defineField({
+    name: "label",
+    title: "Small label",
+    type: "string",
+    description: 'Above the step. Empty on a question: "Step 3 of 12", counted from the quiz\'s order. Set it for your own words ("Final Question").',
+  }),
+  defineField({
+    name: "progress",
+    title: "Progress bar (%)",
+    type: "number",
+    description: "0 to 100. Empty on a question: worked out from the quiz's order; on other steps, no bar.",
+  }),
   defineField({ name: "back", title: "Show a back link", type: "boolean", description: "On unless switched off." }),
 ];
 

@@ -1,21 +1,30 @@
-/** The routine's first steps, and the rest locked under a button to the plans. */
+/** The routine plan's steps for the visitor's answers: the first ones open, the rest locked under a button to the plans. */
 import { LockIcon } from "~/components/ui/offer-icons";
+import { usePage } from "../offer-page-state";
 import { ScrollButton, SectionTitle, Wrap } from "../offer-parts";
 import type { SectionProps } from "./section-props";
 
 export function Routine({ section }: SectionProps<"routine">) {
-  const visible = section.steps.slice(0, section.visibleSteps);
-  const locked = section.steps.slice(section.visibleSteps);
+  const { routine } = usePage();
+  if (!routine.length) return null;
+  const visible = routine.slice(0, section.visibleSteps);
+  const locked = routine.slice(section.visibleSteps);
   return (
     <Wrap>
       <SectionTitle title={section.title} subtitle={section.subtitle} />
-      <ol className="mx-auto mt-8 grid max-w-2xl gap-3">
+      <ol className="mx-auto mt-8 grid max-w-2xl gap-3" data-testid="routine-preview">
         {visible.map((step, i) => (
-          <li key={step.name} className="card flex gap-4 p-5">
+          <li key={i} className="card flex gap-4 p-5">
             <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-rose-600 font-semibold text-white">{i + 1}</span>
             <div>
-              <p className="font-semibold">{step.name}</p>
-              <p className="mt-1 text-muted">{step.detail}</p>
+              <p className="font-semibold" data-testid="routine-step-name">
+                {step.name}
+              </p>
+              {step.detail ? (
+                <p className="mt-1 text-muted" data-testid="routine-step-detail">
+                  {step.detail}
+                </p>
+              ) : null}
             </div>
           </li>
         ))}
@@ -23,11 +32,13 @@ export function Routine({ section }: SectionProps<"routine">) {
           <li className="relative">
             <ol className="grid gap-3" start={section.visibleSteps + 1}>
               {locked.map((step, i) => (
-                <li key={step.name} className="card flex items-center gap-4 p-5">
+                <li key={i} className="card flex items-center gap-4 p-5">
                   <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-rose-100 font-semibold text-rose-700">
                     {section.visibleSteps + i + 1}
                   </span>
-                  <p className="flex-1 font-semibold">{step.name}</p>
+                  <p className="flex-1 font-semibold" data-testid="routine-step-name">
+                    {step.name}
+                  </p>
                   <span className="text-muted" role="img" aria-label="Locked">
                     <LockIcon />
                   </span>
