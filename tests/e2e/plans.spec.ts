@@ -248,7 +248,7 @@ async function expectOwnedNotice(page: Page, headline: string) {
 }
 
 test.describe("the offer previews the plan for the answers in this browser", () => {
-  test("no answers: the spec's six steps; answered one way then another: each preview follows, also when the page is answered from memory", async ({
+  test("no answers: the spec's six steps; answered one way then another: each preview follows, also when the page is answered from memory @no-js @phone", async ({
     page,
     baseURL,
   }) => {
@@ -287,7 +287,7 @@ test.describe("the offer previews the plan for the answers in this browser", () 
 });
 
 test.describe("one purchase per product", () => {
-  test("an annual member choosing Monthly is shown what they have, never reaches checkout, and switches in the portal: one subscription, history kept", async ({
+  test("an annual member choosing Monthly is shown what they have, never reaches checkout, and switches in the portal: one subscription, history kept @no-js", async ({
     page,
     context,
     baseURL,
@@ -354,7 +354,11 @@ async function checkoutSessionsOf(userId: string): Promise<number> {
 }
 
 test.describe("several plans, one followed", () => {
-  test("a member with two plans picks the one to follow on /home; a plan they don't own leads to its offer", async ({ page, context, baseURL }) => {
+  test("a member with two plans picks the one to follow on /home; a plan they don't own leads to its offer @no-js @phone", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     const { userId } = await signedInMember(context, baseURL!);
     await seedEntitlement(userId, { tier: "annual", startedAt: new Date("2026-01-05T10:00:00Z") });
     await seedEntitlement(userId, { tier: "single_payment", routinePlanId: "crease-free", startedAt: new Date("2026-02-05T10:00:00Z") });
@@ -474,7 +478,7 @@ test.describe("one streak per person", () => {
 });
 
 test.describe("answers on the account", () => {
-  test("a member's quiz answers personalise their plan, and taking the quiz again updates it", async ({ page, context, baseURL }) => {
+  test("a member's quiz answers personalise their plan, and taking the quiz again updates it @no-js", async ({ page, context, baseURL }) => {
     const { userId } = await signedInMember(context, baseURL!);
     await seedEntitlement(userId, { tier: "monthly" });
     await takeQuiz(page, baseURL!, "/quiz", { skinType: "oily", mainConcern: ["acne"] });
