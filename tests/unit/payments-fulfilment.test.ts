@@ -11,6 +11,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { accountForPurchase } from "~/auth/users.server";
 import { getOfferByPath } from "~/content/content.server";
 import { startCheckout } from "~/payments/checkout.server";
 import { fulfilCheckout } from "~/payments/fulfilment.server";
@@ -23,15 +24,30 @@ type Completion = typeof completeLocalCheckout;
  * A second app instance in this process: the app's modules loaded afresh, with a database
  * client and connections of their own, as another server process would have.
  */
-async function secondInstance(): Promise<{ completeLocalCheckout: Completion; close: () => Promise<void> }> {
+async function secondInstance(): Promise<{
+  completeLocalCheckout: Completion;
+  fulfilCheckout: typeof fulfilCheckout;
+  accountForPurchase: typeof accountForPurchase;
+  close: () => Promise<void>;
+}> {
   const shared = globalThis as { __glowDb?: unknown; __glowPool?: unknown };
   const first = { __glowDb: shared.__glowDb, __glowPool: shared.__glowPool };
   delete shared.__glowDb;
   delete shared.__glowPool;
   vi.resetModules();
   try {
-    const [checkout, sql] = await Promise.all([import("~/payments/local-checkout.server"), import("~/utils/sql.server")]);
-    return { completeLocalCheckout: checkout.completeLocalCheckout, close: sql.closeDatabase };
+    const [checkout, fulfilment, users, sql] = await Promise.all([
+      import("~/payments/local-checkout.server"),
+      import("~/payments/fulfilment.server"),
+      import("~/auth/users.server"),
+      import("~/utils/sql.server"),
+    ]);
+    return {
+      completeLocalCheckout: checkout.completeLocalCheckout,
+      fulfilCheckout: fulfilment.fulfilCheckout,
+      accountForPurchase: users.accountForPurchase,
+      close: sql.closeDatabase,
+    };
   } finally {
     Object.assign(shared, first);
   }
@@ -124,11 +140,33 @@ describe(`one new buyer's checkout completed eight times at once${onPostgres ? "
       const row = await db.checkoutSession.findUniqueOrThrow({ where: { id } });
       const fromWebhook = { checkoutSessionId: id, email, offerId: row.offerId, planId: row.planId, at: new Date(), visitorId };
       const fromSuccessPage = { ...fromWebhook, at: row.createdAt };
-      const outcomes = await Promise.allSettled([fulfilCheckout(fromWebhook), fulfilCheckout(fromSuccessPage), fulfilCheckout(fromWebhook)]);
+      const outcomes = await Promise.allSettled([
+        fulfilCheckout(fromWebhook),
+        (other?.fulfilCheckout ?? fulfilCheckout)(fromSuccessPage),
+        fulfilCheckout(fromWebhook),
+      ]);
       expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
       const results = outcomes.map((o) => (o as PromiseFulfilledResult<Awaited<ReturnType<typeof fulfilCheckout>>>).value);
       expect(results.filter((r) => r.purchased)).toHaveLength(1);
       expect(new Set(results.map((r) => r.entitlementId)).size).toBe(1);
+      expect(await purchaseRecord(id, email, visitorId)).toEqual(ONCE);
+    }
+  });
+
+  it("a Stripe subscription event for a customer not met yet finds the checkout's new account, created at the same moment", async () => {
+    // customer.subscription.created may come with checkout.session.completed; it finds the account by Stripe's e-mail.
+    for (let round = 0; round < ROUNDS; round++) {
+      const visitorId = `visitor-subscription-race-${crypto.randomUUID()}`;
+      const id = await checkoutAfterQuiz(visitorId);
+      const email = `new-customer-${crypto.randomUUID()}@example.com`;
+      const row = await db.checkoutSession.findUniqueOrThrow({ where: { id } });
+      const completion = { checkoutSessionId: id, email, offerId: row.offerId, planId: row.planId, at: new Date(), visitorId };
+      const instances = [{ fulfilCheckout, accountForPurchase }, other ?? { fulfilCheckout, accountForPurchase }];
+      const outcomes = await Promise.allSettled(
+        instances.flatMap((instance) => [instance.fulfilCheckout(completion).then((r) => r.userId), instance.accountForPurchase(email).then((a) => a.id)]),
+      );
+      expect(outcomes.map((o) => (o.status === "fulfilled" ? "the account" : `error: ${(o.reason as Error).message}`))).toEqual(Array(4).fill("the account"));
+      expect(new Set(outcomes.map((o) => (o as PromiseFulfilledResult<string>).value)).size).toBe(1);
       expect(await purchaseRecord(id, email, visitorId)).toEqual(ONCE);
     }
   });
