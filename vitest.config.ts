@@ -12,6 +12,7 @@ export const FRESH_MODULE_FILES = [
   "tests/unit/content-sanity.test.ts",
   "tests/unit/content-version.test.ts",
   "tests/unit/experiments-assignment.test.ts",
+  "tests/unit/payments-fulfilment.test.ts",
   "tests/unit/password-timing.test.ts",
   "tests/unit/payments-webhooks.test.ts",
   "tests/unit/stored-pages.test.ts",

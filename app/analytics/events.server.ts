@@ -3,6 +3,7 @@
  */
 import crypto from "node:crypto";
 import { eventVariants } from "~/experiments/event-variants.server";
+import type { DbTransaction } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
 import { repeatOnEveryView } from "~/render/page-record.server";
@@ -46,6 +47,30 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
     logger.error({ err: error }, `[analytics] could not record ${event.name}`);
     return null;
   }
+}
+
+/**
+ * Records an event as one of the writes of a caller's transaction (a purchase, with the
+ * checkout it completes): stored with them or not at all, and a failed write fails the
+ * transaction. `variants` as `eventVariants` read them before the transaction began (no
+ * second connection is used while it is open). Answers the event's id.
+ */
+export async function recordEventWithin(tx: DbTransaction, event: EventInput, variants: string | null): Promise<string> {
+  const id = crypto.randomUUID();
+  await tx.analyticsEvent.create({
+    data: {
+      id,
+      visitorId: event.visitorId,
+      name: event.name,
+      funnel: event.funnel ?? null,
+      step: event.step ?? null,
+      props: JSON.stringify(event.props ?? {}),
+      userId: event.userId ?? null,
+      variants,
+      createdAt: new Date(),
+    },
+  });
+  return id;
 }
 
 /**

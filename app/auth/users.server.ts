@@ -3,7 +3,7 @@
  * decided by account-state.ts; a proven sign-in finishes in sign-in.server.ts.
  */
 import { z } from "zod";
-import { db } from "~/utils/db.server";
+import { againIfCreatedMeanwhile, db, type DbTransaction } from "~/utils/db.server";
 import type { Role } from "./account-state";
 
 export type SessionUser = {
@@ -39,8 +39,15 @@ export async function findUserByEmail(email: string) {
 /**
  * The account a purchase belongs to: found by address, or created pending (a checkout's
  * e-mail is typed by the buyer and proves nothing). Never changes the role or verifies.
+ *
+ * Two purchases by a new address at once (a Stripe webhook and the success page, on two
+ * instances) both find no account and both insert: the unique address refuses the second,
+ * which then finds the first's. `within` a caller's transaction (checkout fulfilment) that
+ * refusal ends the transaction, so the caller runs the whole of it again.
  */
-export async function accountForPurchase(email: string): Promise<{ id: string; email: string; emailVerifiedAt: Date | null }> {
+export async function accountForPurchase(email: string, within?: DbTransaction): Promise<{ id: string; email: string; emailVerifiedAt: Date | null }> {
   const address = EmailAddress.parse(email);
-  return db.user.upsert({ where: { email: address }, create: { email: address }, update: {}, select: { id: true, email: true, emailVerifiedAt: true } });
+  const findOrCreate = (client: DbTransaction) =>
+    client.user.upsert({ where: { email: address }, create: { email: address }, update: {}, select: { id: true, email: true, emailVerifiedAt: true } });
+  return within ? findOrCreate(within) : againIfCreatedMeanwhile(() => findOrCreate(db));
 }

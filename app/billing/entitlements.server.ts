@@ -9,7 +9,7 @@
  * before the current state is ignored, so a late, re-delivered or shuffled event never wins;
  * the same change applied twice appends nothing.
  */
-import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
+import { againIfCreatedMeanwhile, db, type DbTransaction } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
 import { pageChangesAt } from "~/render/page-record.server";
 import { queryRows, sql } from "~/utils/sql.server";
@@ -251,7 +251,7 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+type Tx = DbTransaction;
 
 /** Holds the entitlement rows the identity names until the transaction ends (see applyEntitlementChange). */
 async function holdEntitlement(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: string }): Promise<void> {
@@ -290,21 +290,26 @@ async function locate(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: st
  * on a state that was already replaced. Two first deliveries can both find nothing: the
  * Stripe ids are unique, so the second insert fails, and it is applied again to the row the
  * first created.
+ *
+ * `within`: applied as part of the caller's transaction (checkout fulfilment), stored with its
+ * other writes or not at all; on such a race the caller runs its whole transaction again.
  */
 export async function applyEntitlementChange(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
-  options: { createOnly?: boolean } = {},
+  options: { createOnly?: boolean; within?: DbTransaction } = {},
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
+  if (options.within) return applyOnce(identity, change, options);
   return againIfCreatedMeanwhile(() => applyOnce(identity, change, options));
 }
 
 async function applyOnce(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
-  options: { createOnly?: boolean },
+  options: { createOnly?: boolean; within?: Tx },
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
-  return db.$transaction(async (tx) => {
+  const inTransaction = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => (options.within ? work(options.within) : db.$transaction(work));
+  return inTransaction(async (tx) => {
     await holdEntitlement(tx, identity);
     const found = await locate(tx, identity);
     const { at, reason, ...fields } = change;

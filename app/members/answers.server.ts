@@ -10,7 +10,7 @@
  */
 import { getFunnels } from "~/content/content.server";
 import { readFunnelState } from "~/funnels/state.server";
-import { db } from "~/utils/db.server";
+import { db, type DbTransaction } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import type { AnswerSet } from "./personalise";
@@ -37,11 +37,18 @@ const AnswerValues = (value: unknown): Record<string, string | string[]> => {
   return out;
 };
 
-/** The answer sets kept on a member's account. */
-export async function memberAnswers(userId: string): Promise<AnswerSet[]> {
-  // Hot-path SQL: the members' pages read this on every view (the ORM's findMany costs several times the CPU).
-  const rows = await queryRows<{ funnelId: string; answers: string; answeredAt: Date | string }>(sql`
-    SELECT "funnelId", "answers", "answeredAt" FROM "MemberAnswers" WHERE "userId" = ${userId}`);
+type StoredAnswers = { funnelId: string; answers: string; answeredAt: Date | string };
+
+/**
+ * The answer sets kept on a member's account. `within` a caller's transaction they are read
+ * through it: a second connection besides it could be the one it waits for.
+ */
+export async function memberAnswers(userId: string, within?: DbTransaction): Promise<AnswerSet[]> {
+  const rows: StoredAnswers[] = within
+    ? await within.memberAnswers.findMany({ where: { userId }, select: { funnelId: true, answers: true, answeredAt: true } })
+    : // Hot-path SQL: the members' pages read this on every view (the ORM's findMany costs several times the CPU).
+      await queryRows<StoredAnswers>(sql`
+        SELECT "funnelId", "answers", "answeredAt" FROM "MemberAnswers" WHERE "userId" = ${userId}`);
   return rows.map((row) => {
     let answers: Record<string, string | string[]> = {};
     try {
@@ -56,10 +63,16 @@ export async function memberAnswers(userId: string): Promise<AnswerSet[]> {
 /**
  * Keeps answer sets on a member's account. A set replaces the member's earlier answers to the
  * same funnel only when it is newer, so an old checkout's answers arriving late never undo a
- * quiz taken again since. Returns the member's sets afterwards.
+ * quiz taken again since. Returns the member's sets afterwards. `known`: the member's sets,
+ * when the caller has just read them; `within`: as writes of the caller's transaction (a
+ * purchase), stored with it or not at all.
  */
-export async function rememberAnswers(userId: string, sets: readonly AnswerSet[], known?: AnswerSet[]): Promise<AnswerSet[]> {
-  const stored = known ?? (await memberAnswers(userId));
+export async function rememberAnswers(
+  userId: string,
+  sets: readonly AnswerSet[],
+  { known, within }: { known?: AnswerSet[]; within?: DbTransaction } = {},
+): Promise<AnswerSet[]> {
+  const stored = known ?? (await memberAnswers(userId, within));
   const byFunnel = new Map(stored.map((set) => [set.funnel, set]));
   for (const set of sets) {
     const at = new Date(set.at);
@@ -68,14 +81,15 @@ export async function rememberAnswers(userId: string, sets: readonly AnswerSet[]
     if (existing && existing.at >= at.toISOString()) continue;
     const data = { answers: JSON.stringify(set.answers), answeredAt: at, updatedAt: now() };
     try {
-      await db.memberAnswers.upsert({
+      await (within ?? db).memberAnswers.upsert({
         where: { userId_funnelId: { userId, funnelId: set.funnel } },
         create: { userId, funnelId: set.funnel, ...data },
         update: data,
       });
     } catch (error) {
-      // Another request stored the same answers a moment ago: theirs is as good as ours.
-      if ((error as { code?: string }).code !== "P2002") throw error;
+      // Another request stored the same answers a moment ago: theirs is as good as ours. In a
+      // caller's transaction the refused insert ended it (PostgreSQL): the caller runs it again.
+      if ((error as { code?: string }).code !== "P2002" || within) throw error;
     }
     byFunnel.set(set.funnel, { ...set, at: at.toISOString() });
   }
@@ -85,5 +99,5 @@ export async function rememberAnswers(userId: string, sets: readonly AnswerSet[]
 /** Attaches this browser's quiz results to the member, and returns all of the member's answer sets. */
 export async function attachVisitorAnswers(userId: string, cookieHeader: string | null): Promise<AnswerSet[]> {
   const [visitor, stored] = await Promise.all([visitorAnswers(cookieHeader), memberAnswers(userId)]);
-  return visitor.length ? rememberAnswers(userId, visitor, stored) : stored;
+  return visitor.length ? rememberAnswers(userId, visitor, { known: stored }) : stored;
 }

@@ -8,13 +8,14 @@
  * (renewals, cancellation, a plan switch) comes from Stripe's events or the billing portal.
  */
 import crypto from "node:crypto";
-import { recordEvent } from "~/analytics/events.server";
+import { recordEventWithin } from "~/analytics/events.server";
 import { accountForPurchase } from "~/auth/users.server";
 import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
+import { eventVariants } from "~/experiments/event-variants.server";
 import { linkToAccount } from "~/experiments/assignment.server";
 import { rememberAnswers } from "~/members/answers.server";
-import { db } from "~/utils/db.server";
+import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
 import { intervalOf, pricePlan, type Tier } from "./catalogue";
 
 /** One period after `from` (a month or a year), for a test payment's provisional period. */
@@ -55,12 +56,20 @@ function checkoutAnswers(context: string | null | undefined) {
  * A paid checkout: the buyer's account (created from the checkout e-mail if new), the
  * entitlement for what was bought, the session marked complete, the answers that led to the
  * purchase kept on the account, and one 'purchase' event. Safe to call more than once for the
- * same session (webhook re-delivery, the success page checking).
+ * same session (webhook re-delivery, the success page checking), at the same time too.
+ *
+ * All of it is one transaction: a server that dies part-way stores nothing of the purchase,
+ * and the next call (the buyer submitting the checkout again, Stripe delivering again, the
+ * success page asking Stripe) makes it whole, once. Stored in pieces, a death after the
+ * session turned complete would lose the chosen plan, the answers and the event for good (the
+ * next call finds the session complete), and one before it would keep an entitlement the
+ * buyer's next checkout of the same product is refused for.
  */
 export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userId: string; purchased: boolean; entitlementId: string | null }> {
-  const session = await db.checkoutSession.findUnique({ where: { id: input.checkoutSessionId } });
   // What was sold is what the session recorded when it was created (the price the page
-  // showed then); a session we have no row for is priced from the catalogue.
+  // showed then); a session we have no row for is priced from the catalogue. Read before the
+  // transaction: none of these fields changes after the session is created.
+  const session = await db.checkoutSession.findUnique({ where: { id: input.checkoutSessionId } });
   const offer = session?.routinePlanId ? null : await getOfferById(session?.offerId ?? input.offerId);
   const sold = session
     ? {
@@ -77,72 +86,90 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       : null;
   const routinePlanId = session?.routinePlanId ?? offer?.routinePlan._ref;
   if (!sold || !routinePlanId) throw new FulfilmentError(`unknown offer/plan ${input.offerId}/${input.planId}`);
+  const email = input.email.trim().toLowerCase();
+  const buyingBrowser = session?.visitorId ?? input.visitorId ?? null;
+  const variants = buyingBrowser ? await eventVariants(buyingBrowser) : null;
 
-  // A checkout's address is typed by the buyer: the plan goes to that account, created pending if new.
-  const user = await accountForPurchase(input.email.trim().toLowerCase());
-  const { entitlementId } = await applyEntitlementChange(
-    {
-      userId: user.id,
-      offerId: sold.offerId,
-      routinePlanId,
-      stripeCustomerId: input.customerId ?? null,
-      stripeSubscriptionId: sold.interval ? (input.subscriptionId ?? null) : null,
-      stripePaymentIntentId: sold.interval ? null : (input.paymentIntentId ?? null),
-      stripeCheckoutSessionId: input.checkoutSessionId,
-    },
-    {
-      at: input.at,
-      reason: "purchase",
-      tier: sold.tier,
-      status: "active",
-      planId: sold.planId,
-      planName: sold.name,
-      priceMinor: sold.amountMinor,
-      currency: sold.currency,
-      startedAt: input.at,
-      // Stripe's subscription events carry the exact period; until one arrives (and for a
-      // test payment, which has none) the period is one interval from the purchase.
-      currentPeriodEnd: sold.interval ? addInterval(input.at, sold.interval) : null,
-      cancelAtPeriodEnd: false,
-    },
-    // A purchase creates its entitlement; when Stripe's own events created it first they
-    // know better (the exact period), so the purchase only links itself to it.
-    { createOnly: true },
+  // Two first completions for a new address on two instances both create its account: the
+  // second's insert is refused, and it runs again and finds everything the first stored.
+  const fulfilled = await againIfCreatedMeanwhile(() =>
+    db.$transaction(async (tx) => {
+      // Holds the session's row until the end: another completion of it waits here, then finds
+      // it complete. On SQLite this write takes the write lock before anything is read.
+      await tx.$executeRaw`UPDATE "CheckoutSession" SET "status" = "status" WHERE "id" = ${input.checkoutSessionId}`;
+
+      // A checkout's address is typed by the buyer: the plan goes to that account, created pending if new.
+      const user = await accountForPurchase(email, tx);
+      const { entitlementId } = await applyEntitlementChange(
+        {
+          userId: user.id,
+          offerId: sold.offerId,
+          routinePlanId,
+          stripeCustomerId: input.customerId ?? null,
+          stripeSubscriptionId: sold.interval ? (input.subscriptionId ?? null) : null,
+          stripePaymentIntentId: sold.interval ? null : (input.paymentIntentId ?? null),
+          stripeCheckoutSessionId: input.checkoutSessionId,
+        },
+        {
+          at: input.at,
+          reason: "purchase",
+          tier: sold.tier,
+          status: "active",
+          planId: sold.planId,
+          planName: sold.name,
+          priceMinor: sold.amountMinor,
+          currency: sold.currency,
+          startedAt: input.at,
+          // Stripe's subscription events carry the exact period; until one arrives (and for a
+          // test payment, which has none) the period is one interval from the purchase.
+          currentPeriodEnd: sold.interval ? addInterval(input.at, sold.interval) : null,
+          cancelAtPeriodEnd: false,
+        },
+        // A purchase creates its entitlement; when Stripe's own events created it first they
+        // know better (the exact period), so the purchase only links itself to it.
+        { createOnly: true, within: tx },
+      );
+
+      // The session turns complete once; that transition records the purchase once.
+      let purchased = true;
+      if (session) {
+        const { count } = await tx.checkoutSession.updateMany({
+          where: { id: session.id, status: { not: "complete" } },
+          data: { status: "complete", completedAt: input.at, email: user.email, userId: user.id },
+        });
+        purchased = count === 1;
+      }
+      if (purchased) {
+        // The plan just bought is the one the member sees next.
+        await tx.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });
+        await rememberAnswers(user.id, checkoutAnswers(session?.context), { within: tx });
+        await recordEventWithin(
+          tx,
+          {
+            visitorId: buyingBrowser ?? "unknown",
+            name: "purchase",
+            userId: user.id,
+            props: {
+              offer: sold.offerId,
+              plan: sold.planId,
+              tier: sold.tier,
+              price: sold.amountMinor / 100,
+              currency: sold.currency.toUpperCase(),
+              checkoutSessionId: input.checkoutSessionId,
+              // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
+              eventId: crypto.randomUUID(),
+            },
+          },
+          variants,
+        );
+      }
+      return { userId: user.id, purchased, entitlementId };
+    }),
   );
 
-  // The session turns complete once; that transition records the purchase once.
-  let purchased = false;
-  if (session) {
-    const { count } = await db.checkoutSession.updateMany({
-      where: { id: session.id, status: { not: "complete" } },
-      data: { status: "complete", completedAt: input.at, email: user.email, userId: user.id },
-    });
-    purchased = count === 1;
-  } else {
-    purchased = true;
-  }
-  // The buyer's experiment variants go with their account: the same prices on their other devices.
-  const buyingBrowser = session?.visitorId ?? input.visitorId;
-  if (buyingBrowser) await linkToAccount(buyingBrowser, user.id);
-  if (purchased) {
-    // The plan just bought is the one the member sees next.
-    await db.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });
-    await rememberAnswers(user.id, checkoutAnswers(session?.context));
-    await recordEvent({
-      visitorId: session?.visitorId ?? input.visitorId ?? "unknown",
-      name: "purchase",
-      userId: user.id,
-      props: {
-        offer: sold.offerId,
-        plan: sold.planId,
-        tier: sold.tier,
-        price: sold.amountMinor / 100,
-        currency: sold.currency.toUpperCase(),
-        checkoutSessionId: input.checkoutSessionId,
-        // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
-        eventId: crypto.randomUUID(),
-      },
-    });
-  }
-  return { userId: user.id, purchased, entitlementId };
+  // The buyer's experiment variants go with their account: the same prices on their other
+  // devices. Outside the transaction: it never fails a purchase, and a link missed here is
+  // made by the next page they open signed in.
+  if (buyingBrowser) await linkToAccount(buyingBrowser, fulfilled.userId);
+  return fulfilled;
 }

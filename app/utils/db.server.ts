@@ -100,6 +100,9 @@ if (env.nodeEnv !== "production") {
   globalForDb.__glowPool = postgresPool;
 }
 
+/** An open transaction's client (`db.$transaction(async (tx) => ...)`), for writes that must be stored together. */
+export type DbTransaction = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+
 /** Prisma's code for a unique constraint that refused a row. */
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2002";

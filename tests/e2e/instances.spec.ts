@@ -16,7 +16,7 @@ import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
 import { accountMenu, uniqueEmail } from "./accounts";
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { ownLimitMinute } from "./support";
-import { E2E_DATABASE_URL } from "./test-db";
+import { databaseOf, E2E_DATABASE_URL } from "./test-db";
 
 const WEBHOOK_SECRET = "e2e-instances-webhook-secret";
 const REQUEST_LIMIT = 20;
@@ -184,4 +184,37 @@ test("a request limit is counted across both instances, exactly, even when reque
   // Either instance now refuses this address.
   for (const base of [A, B]) expect((await client.post(`${base}/login`, { form: { email: "" }, maxRedirects: 0 })).status()).toBe(429);
   await client.dispose();
+});
+
+test("a new buyer's test checkout completed eight times at once, half on each instance: the success page every time, one account, one purchase", async ({
+  page,
+}) => {
+  await page.goto(`${A}/subscribe`);
+  await page.getByRole("article", { name: "Annual Plan" }).getByRole("button", { name: "Unlock My Clear Skin Plan - $59/year" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\/cs_local_/);
+  await expect(page.getByText("Billed every year, renews automatically")).toBeVisible();
+  const id = page.url().split("/").pop()!;
+  const email = uniqueEmail("simultaneous-buyer");
+
+  // The buyer's browser posts the form eight times at once (a webhook racing the success
+  // page takes the same path): each answer is the way to the success page, none an error.
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => page.request.post(`${i % 2 ? B : A}/checkout/test/${id}`, { form: { intent: "complete", email }, maxRedirects: 0 })),
+  );
+  expect(answers.map((answer) => `${answer.status()} ${answer.headers().location}`)).toEqual(Array(8).fill(`303 /payment-success?session_id=${id}`));
+  await page.goto(`${B}/payment-success?session_id=${id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+
+  const { rows } = databaseOf(E2E_DATABASE_URL ? undefined : DATA_DIR);
+  const [stored] = await rows<{ accounts: number; entitlements: number; purchases: number; status: string }>(
+    `SELECT (SELECT COUNT(*) FROM "User" WHERE "email" = ?) AS "accounts",
+            (SELECT COUNT(*) FROM "Entitlement" WHERE "stripeCheckoutSessionId" = ?) AS "entitlements",
+            (SELECT COUNT(*) FROM "AnalyticsEvent" WHERE "name" = 'purchase' AND "props" LIKE ?) AS "purchases",
+            (SELECT "status" FROM "CheckoutSession" WHERE "id" = ?) AS "status"`,
+    email,
+    id,
+    `%"checkoutSessionId":"${id}"%`,
+    id,
+  );
+  expect(stored).toEqual({ accounts: 1, entitlements: 1, purchases: 1, status: "complete" });
 });
