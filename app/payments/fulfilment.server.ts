@@ -9,6 +9,8 @@
  */
 import crypto from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
+import { recordPurchase } from "~/analytics/conversions.server";
+import { purchaseEvent } from "~/analytics/pixel";
 import { accountForPurchase } from "~/auth/users.server";
 import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
@@ -128,20 +130,24 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
     // The plan just bought is the one the member sees next.
     await db.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });
     await rememberAnswers(user.id, checkoutAnswers(session?.context));
-    await recordEvent({
-      visitorId: session?.visitorId ?? input.visitorId ?? "unknown",
-      name: "purchase",
-      userId: user.id,
-      props: {
-        offer: sold.offerId,
-        plan: sold.planId,
-        tier: sold.tier,
-        price: sold.amountMinor / 100,
-        currency: sold.currency.toUpperCase(),
-        checkoutSessionId: input.checkoutSessionId,
-        // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
-        eventId: crypto.randomUUID(),
-      },
+    const purchase = {
+      offer: sold.offerId,
+      plan: sold.planId,
+      tier: sold.tier,
+      price: sold.amountMinor / 100,
+      currency: sold.currency.toUpperCase(),
+      checkoutSessionId: input.checkoutSessionId,
+      // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
+      eventId: crypto.randomUUID(),
+    };
+    await recordEvent({ visitorId: session?.visitorId ?? input.visitorId ?? "unknown", name: "purchase", userId: user.id, props: purchase });
+    // Meta's Purchase, when this checkout began in a browser that consented (ADR 32).
+    await recordPurchase({
+      checkoutSessionId: input.checkoutSessionId,
+      eventId: purchase.eventId,
+      email: user.email,
+      at: input.at,
+      params: purchaseEvent(purchase).params,
     });
   }
   return { userId: user.id, purchased, entitlementId };
