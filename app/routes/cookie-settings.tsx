@@ -5,7 +5,7 @@
  * and starts (or no longer starts) Meta's pixel, with or without JavaScript.
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { consentChoiceIn } from "~/analytics/consent.server";
 import { ConsentForm, pageChosenOn, returnPath, saveConsent } from "~/analytics/consent-form.server";
 import { CONSENT_ACTION, ConsentButtons } from "~/components/consent-choice";
@@ -53,7 +53,7 @@ export default function CookieSettings() {
       <h1 className="text-center text-3xl font-semibold">Cookie settings</h1>
       {asked ? (
         <>
-          <p className="mt-3 text-center leading-relaxed text-muted">
+          <p className="mt-3 leading-relaxed text-muted">
             With your OK, Meta&apos;s pixel tells us which of our ads brought you here, and we let Meta know when someone who came from an ad buys a plan.
             Without it, nothing about your visit goes to Meta. Our own anonymous statistics and the cookies that keep you signed in work either way.
           </p>
@@ -66,6 +66,11 @@ export default function CookieSettings() {
             <input type="hidden" name="returnTo" value={returnTo} />
             <ConsentButtons />
           </form>
+          <p className="mt-5 text-center text-sm">
+            <Link to={returnTo} className="font-semibold text-rose-700 underline-offset-2 hover:underline">
+              Back without changing anything
+            </Link>
+          </p>
         </>
       ) : (
         <p className="mt-3 text-center leading-relaxed text-muted">

@@ -132,16 +132,19 @@ test("the pixel waits for consent: a calm banner, Decline keeps Meta out, the fo
   // First-party analytics are unaffected.
   expect(eventIds(await visitorId(context), "funnel_viewed")).toHaveLength(1);
 
-  // The first step again: opening it changes nothing now, so its page is kept and served from memory.
+  // Step 2, opened again: opening it changes nothing now, so its page is kept and served from memory.
+  await page.getByRole("button", { name: "By lunchtime", exact: true }).click();
+  await expect(page).toHaveURL(`${BASE}/crease-crisis/2`);
   await page.reload();
   await page.reload();
   await expect(banner(page)).toBeVisible();
 
   await banner(page).getByRole("button", { name: "Decline" }).click();
-  await expect(page).toHaveURL(`${BASE}/crease-crisis`);
+  // Back to the page the choice was made on.
+  await expect(page).toHaveURL(`${BASE}/crease-crisis/2`);
   await expect(page.getByRole("status").filter({ hasText: "Choice saved" })).toBeVisible();
-  // The page kept with the banner is not this visitor's page any more.
   await expect(banner(page)).toHaveCount(0);
+  // The page kept from memory shows the banner: it is not this visitor's page any more.
   await page.reload();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(banner(page)).toHaveCount(0);
@@ -152,7 +155,7 @@ test("the pixel waits for consent: a calm banner, Decline keeps Meta out, the fo
   await expect(page.getByRole("heading", { level: 1, name: "Cookie settings" })).toBeVisible();
   await expect(page.getByText("You declined: Meta's pixel is off for this browser.")).toBeVisible();
   await page.getByRole("button", { name: "Accept" }).click();
-  await expect(page).toHaveURL(`${BASE}/crease-crisis`);
+  await expect(page).toHaveURL(`${BASE}/crease-crisis/2`);
   await expect.poll(() => scripts).toEqual(["https://connect.facebook.net/en_US/fbevents.js"]);
   await expect(banner(page)).toHaveCount(0);
 
