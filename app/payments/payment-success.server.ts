@@ -33,15 +33,7 @@ export type PaymentState =
   | { state: "unverified" }
   | { state: "pending" }
   | { state: "canceled"; offerPath: string }
-  | {
-      state: "paid";
-      checkoutSessionId: string;
-      tier: Tier;
-      email: string | null;
-      emailStatus: "sent" | "failed" | null;
-      access: PaidAccess;
-      routinePlan: string | null;
-    };
+  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; access: PaidAccess; routinePlan: string | null };
 
 /** What this browser can do with the purchase now: everything, this routine, or sign in first. */
 export type PaidAccess = "signed-in" | "purchase" | "sign-in-by-link";
@@ -137,7 +129,6 @@ export async function checkPayment(input: { request: Request; visitorId: string;
   }
   return {
     state: "paid",
-    checkoutSessionId: row.id,
     tier: row.tier as Tier,
     email: row.email,
     emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null,

@@ -26,7 +26,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (isGo(outcome)) throw goTo(outcome);
   const { supportEmail } = await getSiteSettings();
   // Meta's Purchase for the pixel, on the first paid page only: never again on a reload (ADR 32).
-  const purchase = outcome.state === "paid" ? await pixelEventOnce(request, outcome.checkoutSessionId, "Purchase") : null;
+  // "paid" means the session_id in the address is this browser's paid checkout (checkPayment).
+  const checkoutSessionId = new URL(request.url).searchParams.get("session_id");
+  const purchase = outcome.state === "paid" && checkoutSessionId ? await pixelEventOnce(request, checkoutSessionId, "Purchase") : null;
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
   return data({ ...outcome, supportEmail, pixelEvents: purchase ? [purchase] : [] }, { status, headers: { "Referrer-Policy": "same-origin" } });
 }
