@@ -160,6 +160,8 @@ build.entry.module.watchContentVersion();
 const stopPruning = build.entry.module.startPruning();
 // Daily reminder e-mails due are claimed and sent every minute, on every instance (app/reminders/reminders.server.ts).
 const stopReminders = build.entry.module.startReminders();
+// Meta Conversions API events not yet sent are retried every minute (app/analytics/conversions-api.server.ts).
+const stopConversionsApi = build.entry.module.startConversionsApi();
 
 /**
  * Graceful drain: stops taking connections, lets requests under way finish (their answers
@@ -173,6 +175,7 @@ function shutdown(code) {
   draining = true;
   stopPruning();
   stopReminders();
+  stopConversionsApi();
   build.entry.module.stopWatchingContentVersion();
   // Queued analytics events are written before the database closes (app/analytics/event-batch.server.ts).
   server.close(() =>

@@ -27,6 +27,7 @@ export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
 export { startReminders } from "./reminders/reminders.server";
+export { startConversionsApi } from "./analytics/conversions-api.server";
 export { flushEvents } from "./analytics/event-batch.server";
 export { refuseRequest } from "./security/request-guard.server";
 export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
@@ -94,7 +95,7 @@ export default function handleRequest(
             body.on("end", () => {
               if (failed) return;
               const html = Buffer.concat(chunks);
-              if (reusable) return rememberPage(reusable.path, reusable.view, html, nonce);
+              if (reusable) return rememberPage(reusable.path, reusable.view, html, nonce, request.headers.get("Cookie"));
               const page = renderStoreKey ? storeRender(renderStoreKey, html, nonce) : undefined;
               if (keep) keepPage(keep, page ? { page } : { html, nonce });
             });

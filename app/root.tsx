@@ -14,6 +14,8 @@ import { useNonce } from "~/security/nonce";
 import { Stylesheet } from "~/styles/stylesheet";
 import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
 import { pixelBootstrap } from "~/analytics/pixel";
+import { adConsentIn } from "~/analytics/consent.server";
+import { consentBannerHtml } from "~/components/consent-banner.server";
 import { env } from "~/utils/env.server";
 import { seo } from "~/utils/seo";
 import { movesWithinFunnel } from "~/funnels/navigation";
@@ -36,17 +38,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
         verified: session.kind === "full",
       }
     : null;
+  // Meta's pixel only with the visitor's consent; asked (the banner) where it is configured (ADR 32).
+  const url = new URL(request.url);
+  const consent = adConsentIn(request.headers.get("Cookie"));
+  const pixelId = consent === "granted" ? env.metaPixelId : null;
+  const footerLinks = settings.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : []));
+  if (consent !== "off") footerLinks.push({ label: "Cookie settings", href: `/cookie-settings?returnTo=${encodeURIComponent(url.pathname + url.search)}` });
   return data(
     // publicUrl: canonical URLs in every page's meta. metaPixelId is public by nature (it is in Meta's script URL).
     {
       brandName: settings.brandName,
       supportEmail: settings.supportEmail,
-      footerLinks: settings.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])),
+      footerLinks,
       user,
       toast,
       publicUrl: env.publicUrl,
-      metaPixelId: env.metaPixelId,
-      pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null,
+      metaPixelId: pixelId,
+      pixelBootstrap: pixelId ? pixelBootstrap(pixelId) : null,
+      // Server-rendered markup: the banner adds no JavaScript to any page (consent-banner.server.tsx).
+      consentBanner: consent === "ask" && url.pathname !== "/cookie-settings" ? consentBannerHtml(url.pathname + url.search) : null,
     },
     { headers },
   );
@@ -90,6 +100,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} links={data?.footerLinks ?? []} /> : null}
+        {data?.consentBanner ? <div dangerouslySetInnerHTML={{ __html: data.consentBanner }} /> : null}
         <MetaPixelEvents pixelId={data?.metaPixelId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -15,6 +15,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   "billing",
   "checkout",
   "completion",
+  "cookie-settings",
   "dev",
   "email-instructions",
   "home",

@@ -10,6 +10,7 @@
  * goes through Remix as usual. See docs/decisions/0004-funnel-page-cache.md.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { adConsentIn } from "~/analytics/consent.server";
 import { identifyVisitor } from "~/analytics/visitor.server";
 import { contentGeneration } from "~/content/content.server";
 import { storedFunnelVersion } from "~/experiments/experiments.server";
@@ -38,12 +39,16 @@ export function isReusable(view: unknown): view is StepView {
   return typeof view === "object" && view !== null && reusableViews.has(view);
 }
 
-function pageKey(path: string, view: StepView): string {
-  return `${contentGeneration()}\u0000${path}\u0000${JSON.stringify(view)}`;
+/**
+ * The page also shows the visitor's answer to the consent banner (the banner, or Meta's pixel):
+ * part of the key, read from the Cookie header as the root loader reads it (ADR 32).
+ */
+function pageKey(path: string, view: StepView, cookieHeader: string | null): string {
+  return `${contentGeneration()}\u0000${adConsentIn(cookieHeader)}\u0000${path}\u0000${JSON.stringify(view)}`;
 }
 
-export function rememberPage(path: string, view: StepView, html: Buffer, nonce: string): void {
-  const key = pageKey(path, view);
+export function rememberPage(path: string, view: StepView, html: Buffer, nonce: string, cookieHeader: string | null): void {
+  const key = pageKey(path, view, cookieHeader);
   pages.delete(key);
   pages.set(key, PageSlots.fromPage(html, nonce));
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
@@ -83,7 +88,7 @@ export async function serveCachedPage(req: IncomingMessage, res: ServerResponse)
 
   const outcome = await planFunnelStep({ cookieHeader, route: `/${match[1]}`, stepParam: match[2], version });
   if (outcome.kind !== "view" || outcome.setCookie || outcome.events?.length) return false;
-  const key = pageKey(req.url, outcome.view);
+  const key = pageKey(req.url, outcome.view, cookieHeader);
   const page = pages.get(key);
   if (!page) return false;
   pages.delete(key);

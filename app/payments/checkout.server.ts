@@ -5,6 +5,8 @@
  */
 import crypto from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
+import { recordCheckoutStarted, type AdBrowser } from "~/analytics/conversions.server";
+import { initiateCheckoutEvent } from "~/analytics/pixel";
 import type { SessionUser } from "~/auth/users.server";
 import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billing/entitlements.server";
 import { getFunnelById } from "~/content/content.server";
@@ -59,6 +61,8 @@ export async function startCheckout(input: {
   user: SessionUser | null;
   visitorId: string;
   cookieHeader: string | null;
+  /** The browser, when it consented to Meta's pixel (ADR 32). */
+  adBrowser?: AdBrowser | null;
 }): Promise<CheckoutStart> {
   if (env.paymentsOff) return { ok: false, status: 409, reason: "PAYMENTS=off: nothing is on sale" };
   const plan = pricePlan(input.offer, input.planId);
@@ -70,12 +74,20 @@ export async function startCheckout(input: {
   if (owned) return { ok: false, status: 409, reason: "already-owned", owned };
   const context = await funnelContext(input.offer, input.cookieHeader);
 
-  await recordEvent({
-    visitorId: input.visitorId,
-    name: "initiate_checkout",
-    funnel: context.funnel,
-    props: { offer: plan.offerId, plan: plan.planId, name: plan.name, price: plan.amountMinor / 100, currency: plan.currency.toUpperCase() },
-  });
+  const checkoutProps = { offer: plan.offerId, plan: plan.planId, name: plan.name, price: plan.amountMinor / 100, currency: plan.currency.toUpperCase() };
+  const initiateEventId = await recordEvent({ visitorId: input.visitorId, name: "initiate_checkout", funnel: context.funnel, props: checkoutProps });
+  // Meta's InitiateCheckout for a consenting browser, with the id just logged, once the checkout has its id.
+  const reportStarted = async (checkoutSessionId: string) => {
+    if (!input.adBrowser || !initiateEventId) return;
+    await recordCheckoutStarted({
+      browser: input.adBrowser,
+      eventId: initiateEventId,
+      checkoutSessionId,
+      visitorId: input.visitorId,
+      at: row.createdAt,
+      params: initiateCheckoutEvent(checkoutProps, initiateEventId).params,
+    });
+  };
 
   const row = {
     visitorId: input.visitorId,
@@ -98,6 +110,7 @@ export async function startCheckout(input: {
     if (!localTestPayments()) return { ok: false, status: 409, reason: "no Stripe key and no local test checkout here" };
     const id = `cs_local_${crypto.randomBytes(18).toString("base64url")}`;
     await db.checkoutSession.create({ data: { ...row, id, provider: "local" } });
+    await reportStarted(id);
     return { ok: true, url: `/checkout/test/${id}` };
   }
 
@@ -129,6 +142,7 @@ export async function startCheckout(input: {
     });
     if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });
+    await reportStarted(session.id);
     return { ok: true, url: session.url };
   } catch (error) {
     logger.error({ err: error }, `[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`);

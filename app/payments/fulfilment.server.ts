@@ -8,7 +8,9 @@
  * (renewals, cancellation, a plan switch) comes from Stripe's events or the billing portal.
  */
 import crypto from "node:crypto";
+import { recordPurchase } from "~/analytics/conversions.server";
 import { recordEventWithin } from "~/analytics/events.server";
+import { purchaseEvent } from "~/analytics/pixel";
 import { accountForPurchase } from "~/auth/users.server";
 import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
@@ -139,37 +141,43 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
         });
         purchased = count === 1;
       }
-      if (purchased) {
+      const purchase = purchased
+        ? {
+            offer: sold.offerId,
+            plan: sold.planId,
+            tier: sold.tier,
+            price: sold.amountMinor / 100,
+            currency: sold.currency.toUpperCase(),
+            checkoutSessionId: input.checkoutSessionId,
+            // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
+            eventId: crypto.randomUUID(),
+          }
+        : null;
+      if (purchase) {
         // The plan just bought is the one the member sees next.
         await tx.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });
         await rememberAnswers(user.id, checkoutAnswers(session?.context), { within: tx });
-        await recordEventWithin(
-          tx,
-          {
-            visitorId: buyingBrowser ?? "unknown",
-            name: "purchase",
-            userId: user.id,
-            props: {
-              offer: sold.offerId,
-              plan: sold.planId,
-              tier: sold.tier,
-              price: sold.amountMinor / 100,
-              currency: sold.currency.toUpperCase(),
-              checkoutSessionId: input.checkoutSessionId,
-              // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
-              eventId: crypto.randomUUID(),
-            },
-          },
-          variants,
-        );
+        await recordEventWithin(tx, { visitorId: buyingBrowser ?? "unknown", name: "purchase", userId: user.id, props: purchase }, variants);
       }
-      return { userId: user.id, purchased, entitlementId };
+      return { userId: user.id, email: user.email, purchased, entitlementId, purchase };
     }),
   );
+
+  // Meta's Purchase, when this checkout began in a browser that consented (ADR 32). After the
+  // commit: it may start a network send, and a purchase rolled back must never be reported.
+  if (fulfilled.purchase) {
+    await recordPurchase({
+      checkoutSessionId: input.checkoutSessionId,
+      eventId: fulfilled.purchase.eventId,
+      email: fulfilled.email,
+      at: input.at,
+      params: purchaseEvent(fulfilled.purchase).params,
+    });
+  }
 
   // The buyer's experiment variants go with their account: the same prices on their other
   // devices. Outside the transaction: it never fails a purchase, and a link missed here is
   // made by the next page they open signed in.
   if (buyingBrowser) await linkToAccount(buyingBrowser, fulfilled.userId);
-  return fulfilled;
+  return { userId: fulfilled.userId, purchased: fulfilled.purchased, entitlementId: fulfilled.entitlementId };
 }

@@ -3,6 +3,7 @@
  * what its plan buttons do. The page itself is a content document; the routes
  * (offer-route.server.ts) turn these values into responses.
  */
+import type { AdBrowser } from "~/analytics/conversions.server";
 import { recordOfferViewed } from "~/analytics/events.server";
 import type { SessionUser } from "~/auth/users.server";
 import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billing/entitlements.server";
@@ -179,13 +180,22 @@ export async function checkoutFromOffer(input: {
   user: SessionUser | null;
   visitorId: string;
   cookieHeader: string | null;
+  /** The browser, when it consented to Meta's pixel: the checkout's InitiateCheckout is reported (ADR 32). */
+  adBrowser?: AdBrowser | null;
 }): Promise<Go | Refusal | null> {
   const page = await getOfferByPath(input.path);
   if (!page) return null;
   // Priced from the variant this visitor was shown, never from anything the form sends.
   const { offer } = await offerForViewer(page, { visitorId: input.visitorId, userId: input.user?.id });
   if (env.paymentsOff) return refusal(409, NOT_ON_SALE.description);
-  const started = await startCheckout({ offer, planId: input.planId, user: input.user, visitorId: input.visitorId, cookieHeader: input.cookieHeader });
+  const started = await startCheckout({
+    offer,
+    planId: input.planId,
+    user: input.user,
+    visitorId: input.visitorId,
+    cookieHeader: input.cookieHeader,
+    adBrowser: input.adBrowser,
+  });
   if (started.ok) return go(started.url);
   if ("owned" in started) return refusal(409, ownershipOf(offer, started.owned).headline, { field: "planId" });
   logger.error(`[checkout] ${started.reason}`);

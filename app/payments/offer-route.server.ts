@@ -6,6 +6,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { adBrowserOf } from "~/analytics/conversions.server";
 import { getSession, getUser } from "~/auth/guards.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
@@ -50,6 +51,7 @@ export async function offerRouteAction({ request, context }: ActionFunctionArgs,
     user: (await getSession(request))?.user ?? null,
     visitorId: context.visitorId,
     cookieHeader: request.headers.get("Cookie"),
+    adBrowser: adBrowserOf(request, context.clientIp),
   });
   if (!outcome) throw notFound(request);
   return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);

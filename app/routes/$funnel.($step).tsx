@@ -14,7 +14,7 @@ import { safeRedirect } from "~/auth/redirect";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
-import { env } from "~/utils/env.server";
+import { adsAllowed } from "~/analytics/consent.server";
 import { getUser } from "~/auth/guards.server";
 import { funnelForViewer } from "~/experiments/experiments.server";
 import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LoadOutcome } from "~/funnels/flow.server";
@@ -66,16 +66,20 @@ export async function loader(args: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
-  return data(await stepPage(outcome, context.visitorId), { headers: cookieHeaders(outcome.setCookie) });
+  return data(await stepPage(outcome, context.visitorId, adsAllowed(request)), { headers: cookieHeaders(outcome.setCookie) });
 }
 
 /** A step's page data: its view, after recording what opening it means (and the pixel's copies of those events). */
-async function stepPage(outcome: Extract<LoadOutcome, { kind: "view" }>, visitorId: string): Promise<StepView & { pixelEvents?: PixelEvent[] }> {
+async function stepPage(
+  outcome: Extract<LoadOutcome, { kind: "view" }>,
+  visitorId: string,
+  consented: boolean,
+): Promise<StepView & { pixelEvents?: PixelEvent[] }> {
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
     const eventId = await recordEvent({ ...event, visitorId });
     // The pixel's ViewContent / Lead carry the first-party event's id (de-duplication).
-    if (eventId && env.metaPixelId && event.funnel) {
+    if (eventId && consented && event.funnel) {
       const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
       if (event.name === "funnel_viewed") pixelEvents.push(viewContentEvent(info));
       if (event.name === "funnel_completed") pixelEvents.push(leadEvent(info));
@@ -104,7 +108,7 @@ export async function action(args: ActionFunctionArgs) {
   if (!next) return goTo(answered);
   const headers = new Headers();
   for (const cookie of [...answered.cookies, ...(next.setCookie ? [next.setCookie] : [])]) headers.append("Set-Cookie", cookie);
-  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId) };
+  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId, adsAllowed(request)) };
   return data({ handoff }, { headers });
 }
 

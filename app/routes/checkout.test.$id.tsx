@@ -7,6 +7,7 @@ import type { FormInput } from "~/utils/form-types";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getSession } from "~/auth/guards.server";
+import { pixelEventOnce } from "~/analytics/conversions.server";
 import { AuthCard, FormAlert, TextField } from "~/components/ui/form";
 import { ShieldIcon } from "~/components/ui/icons";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
@@ -33,7 +34,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = await openLocalCheckout(params.id ?? "", context.visitorId, (await getSession(request))?.user ?? null);
   if (!view) throw notFound(request);
   if (isGo(view)) throw goTo(view);
-  return view;
+  // The checkout's InitiateCheckout for the pixel: this page stands where Stripe Checkout would (ADR 32).
+  const started = await pixelEventOnce(request, view.id, "InitiateCheckout");
+  return { ...view, pixelEvents: started ? [started] : [] };
 }
 
 const CheckoutForm = z.object({

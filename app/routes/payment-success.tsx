@@ -11,6 +11,7 @@ import { ErrorBox } from "~/components/ui/error-box";
 import { AuthCard } from "~/components/ui/form";
 import { CheckIcon } from "~/components/ui/icons";
 import { getSiteSettings } from "~/content/content.server";
+import { pixelEventOnce } from "~/analytics/conversions.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
 import { isGo } from "~/utils/outcome";
@@ -24,8 +25,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const outcome = await checkPayment({ request, visitorId: context.visitorId, clientIp: context.clientIp });
   if (isGo(outcome)) throw goTo(outcome);
   const { supportEmail } = await getSiteSettings();
+  // Meta's Purchase for the pixel, on the first paid page only: never again on a reload (ADR 32).
+  // "paid" means the session_id in the address is this browser's paid checkout (checkPayment).
+  const checkoutSessionId = new URL(request.url).searchParams.get("session_id");
+  const purchase = outcome.state === "paid" && checkoutSessionId ? await pixelEventOnce(request, checkoutSessionId, "Purchase") : null;
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
-  return data({ ...outcome, supportEmail }, { status, headers: { "Referrer-Policy": "same-origin" } });
+  return data({ ...outcome, supportEmail, pixelEvents: purchase ? [purchase] : [] }, { status, headers: { "Referrer-Policy": "same-origin" } });
 }
 
 export const headers = formPageHeaders;

@@ -90,6 +90,10 @@ const EnvSchema = z.object({
       .regex(/^\d{5,20}$/, "must be a Meta pixel id (digits only)")
       .optional(),
   ),
+  /** A Conversions API access token for META_PIXEL_ID: purchases are also reported server-side (ADR 32). Unset: the pixel only. */
+  META_CAPI_TOKEN: optionalText,
+  /** Tests only: where the Conversions API lives instead of https://graph.facebook.com. Refused in production. */
+  META_CAPI_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
   /** Tests only: the clock reads an offset from <DATA_DIR>/test-clock.json. Refused in production. */
   TEST_CLOCK: flag.default(false),
   /** "off": sell nothing (offer pages show no buy buttons). The only way to run production without Stripe. */
@@ -146,6 +150,8 @@ export type Env = {
   /** Stripe Checkout and webhooks; null: the local test checkout (no real charge), outside production. */
   stripe: { secretKey: string; webhookSecret?: string; host?: string; port?: number; protocol?: "http" | "https" } | null;
   metaPixelId: string | null;
+  /** Meta's Conversions API (server-side events beside the pixel); null: not configured. */
+  metaCapi: { token: string; baseUrl: string } | null;
 };
 
 export class EnvError extends Error {
@@ -213,7 +219,7 @@ function openInProduction(e: z.infer<typeof EnvSchema>): string[] {
   if (!e.SMTP_URL) problems.push("SMTP_URL: required in production: without it sign-in e-mails would only be written to the server log");
   if (e.MAILBOX_UI) problems.push("MAILBOX_UI: not allowed in production: the dev mailbox page shows everyone's sign-in e-mails");
   if (e.TEST_CLOCK) problems.push("TEST_CLOCK: not allowed in production");
-  for (const name of ["STRIPE_API_HOST", "STRIPE_API_PORT", "STRIPE_API_PROTOCOL"] as const) {
+  for (const name of ["STRIPE_API_HOST", "STRIPE_API_PORT", "STRIPE_API_PROTOCOL", "META_CAPI_URL"] as const) {
     if (e[name] !== undefined) problems.push(`${name}: only for tests, not allowed in production`);
   }
   return problems;
@@ -247,6 +253,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (e.SANITY_API_TOKEN && !e.SANITY_PROJECT_ID) problems.push("SANITY_PROJECT_ID: required when SANITY_API_TOKEN is set");
   if (!!e.GOOGLE_CLIENT_ID !== !!e.GOOGLE_CLIENT_SECRET) problems.push("GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together");
   if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) problems.push("STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set");
+  if (e.META_CAPI_TOKEN && !e.META_PIXEL_ID) problems.push("META_PIXEL_ID: required when META_CAPI_TOKEN is set (the Conversions API reports to a pixel)");
   problems.push(...(isProduction ? openInProduction(e) : openInLocalMode(e)));
   if (problems.length) throw new EnvError(problems);
 
@@ -299,6 +306,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         }
       : null,
     metaPixelId: e.META_PIXEL_ID ?? null,
+    metaCapi: e.META_CAPI_TOKEN ? { token: e.META_CAPI_TOKEN, baseUrl: (e.META_CAPI_URL ?? "https://graph.facebook.com").replace(/\/$/, "") } : null,
   };
 }
 

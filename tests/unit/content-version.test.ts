@@ -21,7 +21,7 @@ async function loadInstance(): Promise<Instance> {
 }
 
 const cachedPage = (instance: Instance) =>
-  instance.pages.rememberPage("/quiz/3", instance.pages.markReusable({} as never), Buffer.from("<html>cached</html>"), "nonce");
+  instance.pages.rememberPage("/quiz/3", instance.pages.markReusable({} as never), Buffer.from("<html>cached</html>"), "nonce", null);
 
 let a: Instance;
 let b: Instance;
