@@ -6,7 +6,7 @@
  */
 import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Route } from "@playwright/test";
 import { requestSignInEmail, uniqueEmail, useOwnIp } from "./accounts";
 import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
@@ -99,6 +99,29 @@ async function advance(page: Page, type: FunnelOutline["steps"][number]["type"])
 }
 
 /**
+ * Runs `work` while the page cannot leave `path`: a request for another page (a document or its
+ * data) waits until `work` is done. An analysing step moves on by itself after a few seconds,
+ * which a scan on a busy machine can outlast; the scan must see the step it names.
+ */
+async function stayingOn(page: Page, path: string, work: () => Promise<void>) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const hold = async (route: Route) => {
+    const request = route.request();
+    const leaving = new URL(request.url()).pathname !== path && (request.resourceType() === "document" || request.url().includes(".data"));
+    if (leaving) await released;
+    await route.fallback();
+  };
+  await page.route("**/*", hold);
+  try {
+    await work();
+  } finally {
+    release();
+    await page.unroute("**/*", hold);
+  }
+}
+
+/**
  * Walks funnels from `start`, scanning each step template once, and goes on into the funnel a step leads
  * to, until `target` has been seen whole (or a result or a page outside the funnels).
  */
@@ -114,7 +137,7 @@ async function walkFunnels(page: Page, funnels: FunnelOutline[], target: FunnelO
     const step = stepAt(funnel, path)!;
     await expect(page.locator("main h1")).toBeVisible();
     const template = `${funnel.id} ${step.template}`;
-    if (!scanned.has(template)) await scan(page, `${funnel.id} step ${step.id} (${step.type})`);
+    if (!scanned.has(template)) await stayingOn(page, path, () => scan(page, `${funnel.id} step ${step.id} (${step.type})`));
     scanned.add(template);
     seen.get(funnel.id)!.add(step.id);
     if (step.type === "result" || seen.get(target.id)!.size === target.steps.length) break;
