@@ -150,25 +150,33 @@ export default function PlanPlayer() {
         </div>
       ) : null}
 
-      <div className="mt-6 grid grid-cols-[auto_1fr] gap-3">
-        {step.number > 1 ? (
-          <Link to={`?step=${step.number - 1}`} className="btn-secondary" preventScrollReset={false}>
-            <ArrowLeftIcon /> Previous
-          </Link>
-        ) : (
-          <button type="button" className="btn-secondary cursor-not-allowed opacity-50" disabled>
-            <ArrowLeftIcon /> Previous
-          </button>
-        )}
-        <Form method="post" className="grid">
-          <input type="hidden" name="intent" value="complete-step" />
-          <input type="hidden" name="step" value={step.number} />
-          <TimeZoneField />
-          <button type="submit" className="btn-primary w-full sm:w-full" disabled={completing}>
-            {isLast ? "Complete Step" : "Complete & Next"}
-            {isLast ? <CheckIcon /> : <ArrowRightIcon />}
-          </button>
-        </Form>
+      {/* The step's actions stay at the bottom of the screen while the step scrolls (sticky, so
+          they come to rest under the tips at the end): 'Complete & Next' is on screen without
+          scrolling on a phone and on a laptop, and its label never wraps. */}
+      <div
+        className="sticky bottom-0 z-20 -mx-5 mt-6 border-t border-line/70 bg-cream/95 px-5 pb-[max(0.75rem,env(safe-area-inset-bottom))] pt-3 backdrop-blur sm:mx-0 sm:rounded-full sm:border sm:px-3 sm:pb-3 sm:shadow-soft"
+        data-testid="player-actions"
+      >
+        <div className="grid grid-cols-[auto_1fr] gap-3">
+          {step.number > 1 ? (
+            <Link to={`?step=${step.number - 1}`} className="btn-secondary whitespace-nowrap px-4 sm:px-6" preventScrollReset={false}>
+              <ArrowLeftIcon /> Previous
+            </Link>
+          ) : (
+            <button type="button" className="btn-secondary cursor-not-allowed whitespace-nowrap px-4 opacity-50 sm:px-6" disabled>
+              <ArrowLeftIcon /> Previous
+            </button>
+          )}
+          <Form method="post" className="grid">
+            <input type="hidden" name="intent" value="complete-step" />
+            <input type="hidden" name="step" value={step.number} />
+            <TimeZoneField />
+            <button type="submit" className="btn-primary w-full whitespace-nowrap px-4 sm:w-full sm:min-w-0 sm:px-6" disabled={completing}>
+              {isLast ? "Complete Step" : "Complete & Next"}
+              {isLast ? <CheckIcon /> : <ArrowRightIcon />}
+            </button>
+          </Form>
+        </div>
       </div>
 
       <div className="mt-8 text-center">
