@@ -15,6 +15,7 @@ import { Stylesheet } from "~/styles/stylesheet";
 import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
 import { pixelBootstrap } from "~/analytics/pixel";
 import { env } from "~/utils/env.server";
+import { copyrightYear } from "~/utils/copyright-year.server";
 import { seo } from "~/utils/seo";
 import { movesWithinFunnel } from "~/funnels/navigation";
 
@@ -44,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       footerLinks: settings.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])),
       user,
       toast,
+      copyrightYear: copyrightYear(),
       publicUrl: env.publicUrl,
       metaPixelId: env.metaPixelId,
       pixelBootstrap: env.metaPixelId ? pixelBootstrap(env.metaPixelId) : null,
@@ -89,7 +91,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>
-        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} links={data?.footerLinks ?? []} /> : null}
+        {siteFooter ? (
+          <SiteFooter
+            brandName={data?.brandName ?? "Glow Coach"}
+            year={data?.copyrightYear ?? null}
+            supportEmail={data?.supportEmail}
+            links={data?.footerLinks ?? []}
+          />
+        ) : null}
         <MetaPixelEvents pixelId={data?.metaPixelId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
