@@ -185,7 +185,7 @@ test.describe("prototype app flow", () => {
     await expect(cards.nth(0)).toContainText("Combination");
     await expect(cards.nth(1)).toContainText("Fine lines");
     await expect(cards.nth(1)).toContainText("Redness");
-    await expect(cards.nth(1)).not.toContainText("Texture");
+    await expect(cards.nth(1)).toContainText("Texture");
     await expect(cards.nth(2)).toContainText("10 min/day");
     await page.getByRole("link", { name: "See My Plan Options" }).click();
 
