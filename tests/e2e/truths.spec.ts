@@ -101,3 +101,15 @@ test.describe("the sign-in link's page", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back");
   });
 });
+
+test.describe("/profile", () => {
+  test("has the goals section the goal step promises ('You can explore other goals later in your profile.')", async ({ page, context, baseURL }) => {
+    await signedInMember(context, baseURL!);
+    await page.goto("/profile");
+    const goals = page.getByRole("region", { name: "Your Goals" });
+    await expect(goals.getByRole("link", { name: /Crease Crisis/ })).toHaveAttribute("href", "/app-crease");
+    await expect(goals.getByRole("link", { name: /Everyday Makeup/ })).toHaveAttribute("href", "/makeup");
+    await goals.getByRole("link", { name: /Crease Crisis/ }).click();
+    await expect(page).toHaveURL("/app-crease");
+  });
+});
