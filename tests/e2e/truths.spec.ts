@@ -47,6 +47,16 @@ test.describe("the player's primary action", () => {
       await expectOnScreenOnOneLine(page, "Complete & Next");
       await page.goto(`${PLAN}?step=6`);
       await expectOnScreenOnOneLine(page, "Complete Step");
+      // Every step done: the primary action is finishing, in the same place.
+      await page.goto(PLAN);
+      for (let n = 1; n < 6; n++) {
+        await page.getByRole("button", { name: "Complete & Next" }).click();
+        await page.waitForURL(`**${PLAN}?step=${n + 1}`);
+      }
+      await page.getByRole("button", { name: "Complete Step" }).click();
+      await expect(page.getByTestId("completed-count")).toHaveText("6 of 6 completed");
+      await page.goto(`${PLAN}?step=3`);
+      await expectOnScreenOnOneLine(page, "Finish Today's Routine");
     });
   }
 });
