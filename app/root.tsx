@@ -17,6 +17,7 @@ import { pixelBootstrap } from "~/analytics/pixel";
 import { adConsentIn } from "~/analytics/consent.server";
 import { consentBannerHtml } from "~/components/consent-banner.server";
 import { env } from "~/utils/env.server";
+import { copyrightYear } from "~/utils/copyright-year.server";
 import { seo } from "~/utils/seo";
 import { movesWithinFunnel } from "~/funnels/navigation";
 
@@ -52,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       footerLinks,
       user,
       toast,
+      copyrightYear: copyrightYear(),
       publicUrl: env.publicUrl,
       metaPixelId: pixelId,
       pixelBootstrap: pixelId ? pixelBootstrap(pixelId) : null,
@@ -99,7 +101,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>
-        {siteFooter ? <SiteFooter brandName={data?.brandName ?? "Glow Coach"} supportEmail={data?.supportEmail} links={data?.footerLinks ?? []} /> : null}
+        {siteFooter ? (
+          <SiteFooter
+            brandName={data?.brandName ?? "Glow Coach"}
+            year={data?.copyrightYear ?? null}
+            supportEmail={data?.supportEmail}
+            links={data?.footerLinks ?? []}
+          />
+        ) : null}
         {data?.consentBanner ? <div dangerouslySetInnerHTML={{ __html: data.consentBanner }} /> : null}
         <MetaPixelEvents pixelId={data?.metaPixelId ?? null} />
         <ScrollRestoration nonce={nonce} />

@@ -13,6 +13,7 @@ import { db } from "~/utils/db.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import type { Period } from "./format";
+import { flowIdOf, funnelFlows } from "./flows";
 import { activeSubscriptions, attributeToFunnel, funnelReports, retention, revenueByOffer, type Buyer, type EventRow, type FunnelInfo } from "./metrics";
 
 const DAY_MS = 86_400_000;
@@ -46,13 +47,9 @@ function toRow(e: {
 
 const EVENT_SELECT = { visitorId: true, name: true, funnel: true, step: true, props: true, userId: true, createdAt: true } as const;
 
-/** The funnels with their question steps in order, labelled by their titles. */
+/** The funnels (a flow of several funnel pages counts as one) with their question steps in order, labelled by their titles. */
 async function funnelInfos(): Promise<FunnelInfo[]> {
-  return [...(await getFunnels()).values()].map((f) => ({
-    id: f.id,
-    title: f.pageTitle,
-    steps: f.steps.flatMap((s) => (s.type === "question" ? [{ id: s.id, label: s.title }] : [])),
-  }));
+  return funnelFlows([...(await getFunnels()).values()]);
 }
 
 /** Buyers: a purchase event names its member, or its checkout session leads to the entitlement. */
@@ -178,7 +175,9 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
     : [];
 
   const reports = funnelReports(events, funnels, since, history).sort((a, b) => b.views - a.views || a.title.localeCompare(b.title));
-  const titles = new Map(funnels.map((f) => [f.id, f.title]));
+  // A page of a flow is named by its flow, wherever a funnel is named.
+  const flowOf = flowIdOf(funnels);
+  const titles = new Map([...flowOf].map(([part, flow]) => [part, funnels.find((f) => f.id === flow)!.title]));
   const members = await findMembers(query, at, titles);
   const confirm = confirmId ? (members.find((m) => m.id === confirmId) ?? null) : null;
 
@@ -189,7 +188,11 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
     funnels: reports,
     revenue: revenueByOffer(events, since),
     subscriptions: activeSubscriptions(subscriptions, at),
-    retention: retention(buyers, completions, at).map((r) => ({ ...r, title: r.funnel ? (titles.get(r.funnel) ?? r.funnel) : "No funnel" })),
+    retention: retention(
+      buyers.map((b) => ({ ...b, funnel: b.funnel ? (flowOf.get(b.funnel) ?? b.funnel) : null })),
+      completions,
+      at,
+    ).map((r) => ({ ...r, title: r.funnel ? (titles.get(r.funnel) ?? r.funnel) : "No funnel" })),
     query,
     members,
     confirm,

@@ -15,7 +15,11 @@ export type EventRow = {
   createdAt: Date;
 };
 
-export type FunnelInfo = { id: string; title: string; steps: { id: string; label: string }[] };
+/**
+ * A funnel as reported: a quiz, or a flow of several funnel pages (`parts`, in order; the
+ * prototype app). A step names its page (`funnel`) when the flow has several.
+ */
+export type FunnelInfo = { id: string; title: string; parts?: string[]; steps: { id: string; label: string; funnel?: string }[] };
 
 export type StepBar = { id: string; label: string; visitors: number };
 
@@ -80,18 +84,23 @@ export function funnelReports(events: EventRow[], funnels: FunnelInfo[], since: 
   const purchases = attributed("purchase");
 
   return funnels.map((funnel) => {
-    const views = visitors(funnel.id, "funnel_viewed").size;
-    const completions = visitors(funnel.id, "funnel_completed").size;
-    const checkoutCount = checkouts.get(funnel.id)?.size ?? 0;
-    const purchaseCount = purchases.get(funnel.id)?.size ?? 0;
-    const answered = inWindow.filter((e) => e.name === "step_answered" && e.funnel === funnel.id);
+    const parts = funnel.parts ?? [funnel.id];
+    // A visitor of any page of a flow viewed it once; finishing its last page completes it.
+    const views = new Set(parts.flatMap((part) => [...visitors(part, "funnel_viewed")])).size;
+    const completions = visitors(parts[parts.length - 1], "funnel_completed").size;
+    const ofFlow = (map: Map<string, Set<string>>) => new Set(parts.flatMap((part) => [...(map.get(part) ?? [])])).size;
+    const checkoutCount = ofFlow(checkouts);
+    const purchaseCount = ofFlow(purchases);
     const steps: StepBar[] = [
       { id: "viewed", label: "Viewed", visitors: views },
-      ...funnel.steps.map((step) => ({
-        id: step.id,
-        label: step.label,
-        visitors: new Set(answered.filter((e) => e.step === step.id).map((e) => e.visitorId)).size,
-      })),
+      ...funnel.steps.map((step) => {
+        const page = step.funnel ?? funnel.id;
+        return {
+          id: parts.length > 1 ? `${page}/${step.id}` : step.id,
+          label: step.label,
+          visitors: new Set(inWindow.filter((e) => e.name === "step_answered" && e.funnel === page && e.step === step.id).map((e) => e.visitorId)).size,
+        };
+      }),
       { id: "completed", label: "Completed", visitors: completions },
     ];
     return {

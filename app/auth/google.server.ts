@@ -148,6 +148,9 @@ export type PopupOutcome = { popupStatus: "success" | "error"; cookies: string[]
  */
 export async function finishGoogleSignIn(input: { query: URLSearchParams; cookieHeader: string | null }): Promise<PopupOutcome | Go> {
   const flow = Flow.safeParse(await flowCookie.parse(input.cookieHeader).catch(() => null));
+  // Nobody tried: no flow started in this browser, and no answer from Google in the address
+  // (a bookmark, a typed address, a crawler). Nothing failed, so no error: on to sign-in.
+  if (!flow.success && !["code", "state", "error"].some((name) => input.query.has(name))) return go("/login");
   const { popup, redirectTo } = flow.success ? flow.data : { popup: false, redirectTo: "/home" };
   let result: AuthResult | null = null;
   if (!input.query.has("error")) {

@@ -7,8 +7,11 @@ import type { Go } from "~/utils/outcome";
 import { authenticator, LinkError, readLinkToken } from "./authenticator.server";
 import { inspectLink, type LinkPurpose, type TokenState } from "./login-tokens.server";
 import { signedInWithEmail } from "./login.server";
+import { accountState } from "./account-state";
+import { findUserByEmail } from "./users.server";
 
-export type LinkView = { state: TokenState; email?: string; purpose?: LinkPurpose; token: string; id: string };
+/** `returning`: the address was proven before (a sign-in, not a first visit), for the greeting. */
+export type LinkView = { state: TokenState; email?: string; purpose?: LinkPurpose; returning?: boolean; token: string; id: string };
 
 /**
  * A link is its `token` (sealed by remix-auth-email-link: the address and the secret) and
@@ -26,7 +29,10 @@ async function checkLink(token: string, id: string): Promise<LinkView> {
 
 /** What opening a link shows, from the link's `token` and `id` query parameters. */
 export async function openLink(link: { token: string | null; id: string | null }): Promise<LinkView> {
-  return checkLink(link.token ?? "", link.id ?? "");
+  const view = await checkLink(link.token ?? "", link.id ?? "");
+  if (view.state !== "valid" || !view.email) return view;
+  // A buyer or a new address opening their first link has never signed in: not "welcome back".
+  return { ...view, returning: accountState(await findUserByEmail(view.email)) === "verified" };
 }
 
 /** HTTP status for a link that cannot be used: gone when it once worked, bad otherwise. */

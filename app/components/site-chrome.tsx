@@ -34,12 +34,24 @@ export function SiteHeader({ brandName, user }: { brandName: string; user: Heade
   );
 }
 
-export function SiteFooter({ brandName, supportEmail, links = [] }: { brandName: string; supportEmail?: string; links?: { label: string; href: string }[] }) {
+/** `year`: the server's (root loader's copyrightYear), so every footer shows the same one; null on an error page without it. */
+export function SiteFooter({
+  brandName,
+  year,
+  supportEmail,
+  links = [],
+}: {
+  brandName: string;
+  year: number | null;
+  supportEmail?: string;
+  links?: { label: string; href: string }[];
+}) {
   return (
     <footer className="border-t border-line/70 bg-sand/50">
       <div className="mx-auto flex max-w-5xl flex-col gap-3 px-5 py-6 text-sm text-muted sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
         <p>
-          © {new Date().getFullYear()} {brandName}. Skincare guidance, not medical advice.
+          {year ? `© ${year} ` : ""}
+          {brandName}. Skincare guidance, not medical advice.
         </p>
         {links.length ? (
           <nav aria-label="Footer" className="flex flex-wrap gap-x-5 gap-y-2">

@@ -71,11 +71,14 @@ export type PersonalPlan = {
   id: string;
   name: string;
   description: string;
-  /** "For your oily, acne-prone skin"; null without answers (the plan is then the general one). */
+  /** "For your oily, acne-prone skin"; null when the answers changed nothing (the plan is then the general one). */
   reason: string | null;
+  /** The answers changed something the member follows: a step, the products or the tips. */
   personalised: boolean;
   steps: PersonalStep[];
   products: Product[];
+  /** The products a product rule picked for these answers; null: the plan's general picks. */
+  productPicks: Product[] | null;
   homeTips: string[];
   avoid: { title: string; text: string }[];
 };
@@ -86,16 +89,41 @@ export function hasAnswers(answers: Answers): boolean {
 }
 
 export function personalisePlan(plan: ResolvedPlan, answers: Answers): PersonalPlan {
-  const personalised = hasAnswers(answers);
+  const steps = plan.steps.map((step) => personalStep(step, answers));
+  const productPicks = firstMatch(plan.products.rules, answers)?.products ?? null;
+  const tips = firstMatch(plan.homeTips.rules, answers)?.tips ?? null;
+  // Answered questions the plan's rules don't read leave the general plan: no badge, no reason.
+  const personalised = hasAnswers(answers) && (productPicks !== null || tips !== null || plan.steps.some((step) => firstMatch(step.variants, answers)));
   return {
     id: plan._id,
     name: plan.name,
     description: plan.description,
     reason: personalised ? (firstMatch(plan.reasons.rules, answers)?.text ?? plan.reasons.otherwise) : null,
     personalised,
-    steps: plan.steps.map((step) => personalStep(step, answers)),
-    products: firstMatch(plan.products.rules, answers)?.products ?? plan.products.otherwise,
-    homeTips: firstMatch(plan.homeTips.rules, answers)?.tips ?? plan.homeTips.otherwise,
+    steps,
+    products: productPicks ?? plan.products.otherwise,
+    productPicks,
+    homeTips: tips ?? plan.homeTips.otherwise,
     avoid: plan.avoid,
   };
+}
+
+/**
+ * A tutorial page's products, by the same rules as the plan: each product the page recommends
+ * gives way to the plan's pick of the same kind ("Cleanser", "Serum"), so the tutorial never
+ * recommends a gel cleanser to the member whose plan chose a cream one. Without picks from a
+ * product rule (`planPicks` null) the page stays as written. No product is shown twice.
+ */
+export function tutorialPicks(recommended: readonly Product[], planPicks: readonly Product[] | null): Product[] {
+  if (!planPicks) return [...recommended];
+  const shown: Product[] = [];
+  const isShown = (p: Product) => shown.some((s) => s._id === p._id);
+  for (const product of recommended) {
+    const pick = planPicks.find((p) => p.kind === product.kind && !isShown(p));
+    if (pick) shown.push(pick);
+    else if (!isShown(product)) shown.push(product);
+  }
+  // A page product displaced by a duplicate comes back, so the page keeps its count.
+  for (const product of recommended) if (shown.length < recommended.length && !isShown(product)) shown.push(product);
+  return shown;
 }

@@ -4,9 +4,10 @@
  */
 import { requireUser } from "~/auth/guards.server";
 import { getSiteSettings, getTutorialSettings, getTutorialStep } from "~/content/content.server";
+import { copyrightYear } from "~/utils/copyright-year.server";
 import { notFound } from "~/utils/http.server";
 import { stepsDoneOn } from "./completions.server";
-import { videoView } from "./personalise";
+import { tutorialPicks, videoView } from "./personalise";
 import { memberPlan } from "./plans.server";
 import { memberToday } from "./time-zone.server";
 
@@ -21,6 +22,8 @@ async function footerOf(settings: { footer: { tagline: string; copyright: string
   const site = await getSiteSettings();
   return {
     ...settings.footer,
+    // The content writes "{year}": the same year as every other footer.
+    copyright: settings.footer.copyright.replaceAll("{year}", String(copyrightYear())),
     brandName: site.brandName,
     supportEmail: site.supportEmail,
     links: site.footerLinks.flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : [])),
@@ -30,7 +33,7 @@ async function footerOf(settings: { footer: { tagline: string; copyright: string
 export async function tutorialStepView(request: Request) {
   const user = await requireUser(request, "/email-instructions");
   const number = tutorialStepNumber(new URL(request.url).pathname);
-  const [{ plan }, settings] = await Promise.all([memberPlan(user, request.headers.get("Cookie")), getTutorialSettings()]);
+  const [{ plan, personal }, settings] = await Promise.all([memberPlan(user, request.headers.get("Cookie")), getTutorialSettings()]);
   const id = number && plan ? plan.tutorial[number - 1] : undefined;
   const step = id ? await getTutorialStep(id) : null;
   if (!number || !plan || !step) throw notFound(request);
@@ -46,7 +49,7 @@ export async function tutorialStepView(request: Request) {
       keyMessage: step.keyMessage,
       tips: step.tips,
       recommendedHeading: step.recommendedHeading,
-      recommended: step.recommended,
+      recommended: tutorialPicks(step.recommended, personal?.productPicks ?? null),
       avoid: step.avoid,
       next: { label: step.nextLabel, href: number < total ? `/path${number + 1}` : "/completion" },
     },

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { getSession, requireUser } from "~/auth/guards.server";
 import { FormAlert } from "~/components/ui/form";
 import { CheckIcon, SparkleIcon } from "~/components/ui/icons";
+import { freezeNote } from "~/members/freeze-note";
 import { followPlan, homeView } from "~/members/home.server";
 import { AvoidIcon, AvoidList, BottomNav, FlameIcon, ProductGrid, ProductIcon, SectionCard, TipList, TipsIcon } from "~/members/components/member-ui";
 import { browserTimeZone } from "~/members/time-zone.server";
@@ -148,9 +149,7 @@ function MemberHome({ view }: { view: MemberView }) {
             </p>
             <p className="mt-3 flex items-center gap-2 text-sm text-ink/80" data-testid="freezes">
               <SnowflakeIcon className="h-4 w-4 shrink-0 text-sky-700" />
-              {streak.freezesHeld === 0
-                ? "Finish 7 days in a row to earn a streak freeze."
-                : `${streak.freezesHeld} streak ${streak.freezesHeld === 1 ? "freeze" : "freezes"} held: a missed day uses one, so your streak lives on.`}
+              {freezeNote(streak)}
             </p>
           </div>
 

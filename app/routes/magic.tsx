@@ -19,7 +19,15 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Sign in · Glow 
 
 function present(view: LinkView) {
   const message = view.state === "valid" ? null : TOKEN_MESSAGES[view.state];
-  return { state: view.state, email: view.email ?? null, purpose: view.purpose ?? "sign-in", token: view.token, id: view.id, message };
+  return {
+    state: view.state,
+    email: view.email ?? null,
+    purpose: view.purpose ?? "sign-in",
+    returning: view.returning ?? false,
+    token: view.token,
+    id: view.id,
+    message,
+  };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -50,7 +58,7 @@ export default function MagicLink() {
     const confirming = view.purpose === "registration";
     return (
       <AuthCard>
-        <h1 className="text-center text-3xl font-semibold">{confirming ? "Confirm your e-mail" : "Welcome back"}</h1>
+        <h1 className="text-center text-3xl font-semibold">{confirming ? "Confirm your e-mail" : view.returning ? "Welcome back" : "Welcome"}</h1>
         <p className="mt-2 text-center text-muted">
           {confirming
             ? `Press the button to confirm ${view.email} is yours, finish creating your account and sign in on this device.`

@@ -9,6 +9,7 @@ import type { ReactNode } from "react";
 import { ArrowRightIcon, CheckIcon, SparkleIcon } from "~/components/ui/icons";
 import { getPartnershipsPage, getSiteSettings } from "~/content/content.server";
 import type { RouteHandle } from "~/root";
+import { copyrightYear } from "~/utils/copyright-year.server";
 import { seo } from "~/utils/seo";
 import { ContentImage } from "~/components/content-image";
 
@@ -17,7 +18,7 @@ export const handle: RouteHandle = { siteFooter: false };
 export async function loader(_: LoaderFunctionArgs) {
   const [page, settings] = await Promise.all([getPartnershipsPage(), getSiteSettings()]);
   if (!page) throw new Response("The partnerships page content is missing.", { status: 503 });
-  return { page, bookingUrl: settings.bookingUrl, brandName: settings.brandName };
+  return { page, bookingUrl: settings.bookingUrl, brandName: settings.brandName, year: copyrightYear() };
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
@@ -90,7 +91,7 @@ function PhoneMock({ phone }: { phone: ReturnType<typeof useLoaderData<typeof lo
 }
 
 export default function Partnerships() {
-  const { page, bookingUrl, brandName } = useLoaderData<typeof loader>();
+  const { page, bookingUrl, brandName, year } = useLoaderData<typeof loader>();
   const links = { bookingUrl, bookDemo: page.cta.bookDemo, seeExample: page.cta.seeExample };
   return (
     <>
@@ -237,7 +238,7 @@ export default function Partnerships() {
       <footer className="border-t border-line/70 bg-sand/50">
         <div className="mx-auto flex max-w-5xl flex-col gap-3 px-5 py-6 text-sm text-muted sm:flex-row sm:items-center sm:justify-between">
           <p>
-            © {new Date().getFullYear()} {brandName}. All rights reserved.
+            © {year} {brandName}. All rights reserved.
           </p>
           <nav aria-label="Legal" className="flex gap-5">
             <Link to="/terms-of-service" className="font-medium text-rose-700 hover:underline">

@@ -150,25 +150,51 @@ export default function PlanPlayer() {
         </div>
       ) : null}
 
-      <div className="mt-6 grid grid-cols-[auto_1fr] gap-3">
-        {step.number > 1 ? (
-          <Link to={`?step=${step.number - 1}`} className="btn-secondary" preventScrollReset={false}>
-            <ArrowLeftIcon /> Previous
-          </Link>
+      {allDone ? (
+        <p className="mt-6 text-center font-display text-xl" data-testid="finish-note">
+          {finishedToday ? "Today's routine is already done. Lovely work!" : "Every step is done. Ready to wrap up?"}
+        </p>
+      ) : null}
+
+      {/* The primary action stays at the bottom of the screen while the step scrolls (sticky, so
+          it comes to rest under the tips at the end): on screen without scrolling on a phone and
+          on a laptop, its label on one line. Once every step is done, it is 'Finish Today's Routine'. */}
+      <div
+        className="sticky bottom-0 z-20 -mx-5 mt-6 border-t border-line/70 bg-cream/95 px-5 pb-[max(0.75rem,env(safe-area-inset-bottom))] pt-3 backdrop-blur sm:bottom-4 sm:mx-0 sm:rounded-full sm:border sm:px-3 sm:pb-3 sm:shadow-soft"
+        data-testid="player-actions"
+      >
+        {allDone ? (
+          <Form method="post" className="grid">
+            <input type="hidden" name="intent" value="finish" />
+            <input type="hidden" name="step" value={step.number} />
+            <TimeZoneField />
+            <button type="submit" className="btn-primary w-full whitespace-nowrap px-4 sm:w-full sm:px-6" disabled={finishing}>
+              {finishing ? "Completing..." : "Finish Today's Routine"}
+              <CheckIcon />
+            </button>
+          </Form>
         ) : (
-          <button type="button" className="btn-secondary cursor-not-allowed opacity-50" disabled>
-            <ArrowLeftIcon /> Previous
-          </button>
+          <div className="grid grid-cols-[auto_1fr] gap-3">
+            {step.number > 1 ? (
+              <Link to={`?step=${step.number - 1}`} className="btn-secondary whitespace-nowrap px-4 sm:px-6" preventScrollReset={false}>
+                <ArrowLeftIcon /> Previous
+              </Link>
+            ) : (
+              <button type="button" className="btn-secondary cursor-not-allowed whitespace-nowrap px-4 opacity-50 sm:px-6" disabled>
+                <ArrowLeftIcon /> Previous
+              </button>
+            )}
+            <Form method="post" className="grid">
+              <input type="hidden" name="intent" value="complete-step" />
+              <input type="hidden" name="step" value={step.number} />
+              <TimeZoneField />
+              <button type="submit" className="btn-primary w-full whitespace-nowrap px-4 sm:w-full sm:min-w-0 sm:px-6" disabled={completing}>
+                {isLast ? "Complete Step" : "Complete & Next"}
+                {isLast ? <CheckIcon /> : <ArrowRightIcon />}
+              </button>
+            </Form>
+          </div>
         )}
-        <Form method="post" className="grid">
-          <input type="hidden" name="intent" value="complete-step" />
-          <input type="hidden" name="step" value={step.number} />
-          <TimeZoneField />
-          <button type="submit" className="btn-primary w-full sm:w-full" disabled={completing}>
-            {isLast ? "Complete Step" : "Complete & Next"}
-            {isLast ? <CheckIcon /> : <ArrowRightIcon />}
-          </button>
-        </Form>
       </div>
 
       <div className="mt-8 text-center">
@@ -196,18 +222,6 @@ export default function PlanPlayer() {
           })}
         </ol>
       </div>
-
-      {allDone ? (
-        <Form method="post" className="mt-8 flex flex-col items-center gap-3 rounded-card border border-rose-100 bg-rose-50/70 p-6 text-center">
-          <p className="font-display text-xl">{finishedToday ? "Today's routine is already done. Lovely work!" : "Every step is done. Ready to wrap up?"}</p>
-          <input type="hidden" name="intent" value="finish" />
-          <input type="hidden" name="step" value={step.number} />
-          <TimeZoneField />
-          <button type="submit" className="btn-primary" disabled={finishing}>
-            {finishing ? "Completing..." : "Finish Today's Routine"}
-          </button>
-        </Form>
-      ) : null}
 
       <div className="mt-8 text-center">
         <Link to="/home" className="btn-secondary">

@@ -17,8 +17,9 @@ import { toastHeader } from "~/utils/toast.server";
 import { initials } from "~/auth/display";
 import { requireUser } from "~/auth/guards.server";
 import { entitlementsOf, NOT_SUBSCRIBED } from "~/billing/entitlements.server";
-import { getPlan } from "~/content/content.server";
-import { CheckIcon } from "~/components/ui/icons";
+import { getFunnelById, getPlan } from "~/content/content.server";
+import { ArrowRightIcon, CheckIcon } from "~/components/ui/icons";
+import { goalChoices } from "~/members/goals";
 import { subscriptionDetails } from "~/members/profile";
 import { seo } from "~/utils/seo";
 import { pageMayBeStored } from "~/render/page-record.server";
@@ -41,9 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         paid.map(async (e) => ({ id: e.id, routinePlan: (await getPlan(e.routinePlanId))?.name ?? null, ...subscriptionDetails(e, user.timeZone) })),
       )
     : [{ id: null, routinePlan: null, ...subscriptionDetails(NOT_SUBSCRIBED, user.timeZone) }];
-  const reminder = await reminderSettings(user.id);
+  const [reminder, goalFunnel] = await Promise.all([reminderSettings(user.id), getFunnelById("app-goal")]);
   const saved = new URL(request.url).searchParams.get("saved") === "reminder";
-  return { email: user.email, initial: initials(user.email).slice(0, 1), cards, reminder, timeZone: user.timeZone, saved };
+  return { email: user.email, initial: initials(user.email).slice(0, 1), cards, reminder, timeZone: user.timeZone, saved, goals: goalChoices(goalFunnel) };
 }
 
 /** Saves the reminder settings; from /home's one-tap offer it goes back there with a toast. */
@@ -88,7 +89,7 @@ function FieldError({ field }: { field: FieldMetadata<unknown> }) {
 }
 
 export default function Profile() {
-  const { email, initial, cards, reminder, timeZone, saved } = useLoaderData<typeof loader>();
+  const { email, initial, cards, reminder, timeZone, saved, goals } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<FormInput<typeof ReminderForm>>({
     lastResult,
@@ -207,6 +208,31 @@ export default function Profile() {
           ) : null}
         </Form>
       </section>
+
+      {goals.length ? (
+        <section className="card mt-8 p-5 sm:p-7" aria-labelledby="goals-title">
+          <h2 id="goals-title" className="text-xl font-semibold">
+            Your Goals
+          </h2>
+          <p className="mt-1 text-sm text-muted">Explore another focus any time: each starts with a few quick questions.</p>
+          <ul className="mt-5 grid gap-3">
+            {goals.map((goal) => (
+              <li key={goal.href}>
+                <Link
+                  to={goal.href}
+                  className="flex items-center justify-between gap-4 rounded-2xl border border-line bg-white px-4 py-3.5 transition-colors hover:border-rose-200 hover:bg-rose-50"
+                >
+                  <span>
+                    <span className="block font-semibold">{goal.label}</span>
+                    {goal.description ? <span className="mt-0.5 block text-sm text-muted">{goal.description}</span> : null}
+                  </span>
+                  <ArrowRightIcon className="h-5 w-5 shrink-0 text-rose-700" />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <div className="mt-6 grid gap-3 sm:grid-cols-2">
         <Form method="post" action="/logout" className="grid">

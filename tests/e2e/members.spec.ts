@@ -218,7 +218,8 @@ test.describe("the tutorial", () => {
       await expect(footer.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms-of-service");
       await expect(footer.getByText("Careers")).toHaveCount(0);
       await expect(footer.getByText("Press")).toHaveCount(0);
-      await expect(footer.getByText("© 2025 Glow Coach")).toBeVisible();
+      // The server clock's year, as in every footer (not the 2025 the content once wrote).
+      await expect(footer.getByText(`© ${new Date().getUTCFullYear()} Glow Coach`)).toBeVisible();
       await expect(footer.getByRole("link", { name: "support@glowcoach.app" })).toBeVisible();
       await page.getByRole("link", { name: next }).click();
     }

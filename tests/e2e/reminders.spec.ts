@@ -196,7 +196,9 @@ test.describe("streak freezes", () => {
     const yesterday = page.locator(`[data-frozen='true']`);
     await expect(yesterday).toHaveCount(1);
     await expect(yesterday).toHaveAttribute("aria-label", /: streak freeze used$/);
-    await expect(page.getByTestId("freezes")).toHaveText("Finish 7 days in a row to earn a streak freeze.");
+    // The note says what happened to the missed day (not "earn a streak freeze", as if none had been used).
+    const missed = new Date(`${addDays(day, -1)}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", timeZone: "UTC" });
+    await expect(page.getByTestId("freezes")).toHaveText(`A streak freeze covered ${missed}, so your streak lives on. Finish 7 days in a row to earn another.`);
 
     // Finished today: the streak grows; another 6 days would earn the next freeze.
     await seedDone(userId, [day]);

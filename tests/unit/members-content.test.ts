@@ -112,9 +112,9 @@ describe("members' content", () => {
     expect(Product.safeParse({ ...products[0], shopUrl: "https://shop.example/cleanser" }).success).toBe(true);
   });
 
-  it("has the tutorial footer (copyright 2025) and the completion texts, for the skincare plan", () => {
+  it("has the tutorial footer (copyright of the current year: {year}) and the completion texts, for the skincare plan", () => {
     const settings = TutorialSettings.parse(docs.find((d) => d._id === "tutorialSettings"));
-    expect(settings.footer.copyright).toContain("2025");
+    expect(settings.footer.copyright).toContain("© {year} Glow Coach");
     const { completion } = settings;
     expect([completion.title, completion.message.replace("{plan}", "Clear & Healthy Skin"), completion.badge.replace("{count}", "6")]).toEqual([
       "Congratulations!",

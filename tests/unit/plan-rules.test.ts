@@ -52,8 +52,8 @@ describe("choosing by the answers", () => {
     const skincare = await plan("clear-healthy-skin");
     expect(personalisePlan(skincare, { skinType: "normal", mainConcern: ["large-pores", "dark-spots"] }).reason).toBe("For dark spots and an uneven tone");
     expect(personalisePlan(skincare, { skinType: "normal", mainConcern: ["redness", "acne"] }).reason).toBe("For your redness-prone skin: calm first");
-    // Answers no rule covers still say the plan was built from them.
-    expect(personalisePlan(skincare, { skinType: "normal", mainConcern: ["large-pores"] }).reason).toBe("Built from your skin quiz answers");
+    // Answers no rule covers leave the general plan: no "built from your answers", no badge (issue 27).
+    expect(personalisePlan(skincare, { skinType: "normal", mainConcern: ["large-pores"] })).toMatchObject({ reason: null, personalised: false });
   });
 
   it("every plan changes with its own quiz's answers", async () => {

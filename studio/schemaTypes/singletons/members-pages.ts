@@ -76,7 +76,10 @@ export const tutorialSettings = defineType({
       title: "Footer",
       type: "object",
       description: "Its links are the site settings' footer links.",
-      fields: [defineField({ name: "tagline", title: "Tagline", type: "string" }), defineField({ name: "copyright", title: "Copyright", type: "string" })],
+      fields: [
+        defineField({ name: "tagline", title: "Tagline", type: "string" }),
+        defineField({ name: "copyright", title: "Copyright", type: "string", description: "{year} is replaced by the current year." }),
+      ],
     }),
     defineField({
       name: "completion",
