@@ -63,7 +63,9 @@ test.describe("start-up configuration", () => {
       timeout: 20_000,
     });
     expect(result.status).toBe(1);
-    expect(`${result.stdout}${result.stderr}`).toContain(`Glow Coach needs Node.js 22.12 or newer (24 recommended, see .nvmrc); this is Node.js ${version}.`);
+    expect(`${result.stdout}${result.stderr}`).toContain(
+      `Glow Coach runs on Node.js 22 (22.12 or newer), 24 or 26 (24 recommended, see .nvmrc); this is Node.js ${version}.`,
+    );
   });
 
   for (const [command, script] of [
