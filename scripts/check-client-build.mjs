@@ -98,7 +98,7 @@ if (!rows.some((row) => row.id === `${CONTENT_ROUTE} + offer page`))
 rows.sort((a, b) => b.kb - a.kb);
 console.log(`Scanned ${scanned} files in ${CLIENT} for ${SECRET_VALUES.length} canary secrets.`);
 console.log("JavaScript per route (gzip):");
-for (const { id, kb, budget } of rows) console.log(`  ${kb.toFixed(1).padStart(6)} KB / ${budget} KB  ${id}`);
+for (const { id, kb, budget } of rows) console.log(`  ${kb.toFixed(2).padStart(6)} KB / ${budget} KB  ${id}`);
 if (problems.length) {
   console.error(`\n${problems.join("\n")}`);
   process.exit(1);
