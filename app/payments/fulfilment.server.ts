@@ -17,7 +17,7 @@ import { getOfferById } from "~/content/content.server";
 import { eventVariants } from "~/experiments/event-variants.server";
 import { linkToAccount } from "~/experiments/assignment.server";
 import { rememberAnswers } from "~/members/answers.server";
-import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
+import { againIfCreatedMeanwhile, againWhenLocked, db } from "~/utils/db.server";
 import { intervalOf, pricePlan, type Tier } from "./catalogue";
 
 /** One period after `from` (a month or a year), for a test payment's provisional period. */
@@ -94,73 +94,77 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
 
   // Two first completions for a new address on two instances both create its account: the
   // second's insert is refused, and it runs again and finds everything the first stored.
-  const fulfilled = await againIfCreatedMeanwhile(() =>
-    db.$transaction(async (tx) => {
-      // Holds the session's row until the end: another completion of it waits here, then finds
-      // it complete. On SQLite this write takes the write lock before anything is read.
-      await tx.$executeRaw`UPDATE "CheckoutSession" SET "status" = "status" WHERE "id" = ${input.checkoutSessionId}`;
+  // Workers sharing one SQLite file take turns at its write lock: a completion that waited too
+  // long for it runs again instead of answering an error.
+  const fulfilled = await againWhenLocked(() =>
+    againIfCreatedMeanwhile(() =>
+      db.$transaction(async (tx) => {
+        // Holds the session's row until the end: another completion of it waits here, then finds
+        // it complete. On SQLite this write takes the write lock before anything is read.
+        await tx.$executeRaw`UPDATE "CheckoutSession" SET "status" = "status" WHERE "id" = ${input.checkoutSessionId}`;
 
-      // A checkout's address is typed by the buyer: the plan goes to that account, created pending if new.
-      const user = await accountForPurchase(email, tx);
-      const { entitlementId } = await applyEntitlementChange(
-        {
-          userId: user.id,
-          offerId: sold.offerId,
-          routinePlanId,
-          stripeCustomerId: input.customerId ?? null,
-          stripeSubscriptionId: sold.interval ? (input.subscriptionId ?? null) : null,
-          stripePaymentIntentId: sold.interval ? null : (input.paymentIntentId ?? null),
-          stripeCheckoutSessionId: input.checkoutSessionId,
-        },
-        {
-          at: input.at,
-          reason: "purchase",
-          tier: sold.tier,
-          status: "active",
-          planId: sold.planId,
-          planName: sold.name,
-          priceMinor: sold.amountMinor,
-          currency: sold.currency,
-          startedAt: input.at,
-          // Stripe's subscription events carry the exact period; until one arrives (and for a
-          // test payment, which has none) the period is one interval from the purchase.
-          currentPeriodEnd: sold.interval ? addInterval(input.at, sold.interval) : null,
-          cancelAtPeriodEnd: false,
-        },
-        // A purchase creates its entitlement; when Stripe's own events created it first they
-        // know better (the exact period), so the purchase only links itself to it.
-        { createOnly: true, within: tx },
-      );
-
-      // The session turns complete once; that transition records the purchase once.
-      let purchased = true;
-      if (session) {
-        const { count } = await tx.checkoutSession.updateMany({
-          where: { id: session.id, status: { not: "complete" } },
-          data: { status: "complete", completedAt: input.at, email: user.email, userId: user.id },
-        });
-        purchased = count === 1;
-      }
-      const purchase = purchased
-        ? {
-            offer: sold.offerId,
-            plan: sold.planId,
+        // A checkout's address is typed by the buyer: the plan goes to that account, created pending if new.
+        const user = await accountForPurchase(email, tx);
+        const { entitlementId } = await applyEntitlementChange(
+          {
+            userId: user.id,
+            offerId: sold.offerId,
+            routinePlanId,
+            stripeCustomerId: input.customerId ?? null,
+            stripeSubscriptionId: sold.interval ? (input.subscriptionId ?? null) : null,
+            stripePaymentIntentId: sold.interval ? null : (input.paymentIntentId ?? null),
+            stripeCheckoutSessionId: input.checkoutSessionId,
+          },
+          {
+            at: input.at,
+            reason: "purchase",
             tier: sold.tier,
-            price: sold.amountMinor / 100,
-            currency: sold.currency.toUpperCase(),
-            checkoutSessionId: input.checkoutSessionId,
-            // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
-            eventId: crypto.randomUUID(),
-          }
-        : null;
-      if (purchase) {
-        // The plan just bought is the one the member sees next.
-        await tx.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });
-        await rememberAnswers(user.id, checkoutAnswers(session?.context), { within: tx });
-        await recordEventWithin(tx, { visitorId: buyingBrowser ?? "unknown", name: "purchase", userId: user.id, props: purchase }, variants);
-      }
-      return { userId: user.id, email: user.email, purchased, entitlementId, purchase };
-    }),
+            status: "active",
+            planId: sold.planId,
+            planName: sold.name,
+            priceMinor: sold.amountMinor,
+            currency: sold.currency,
+            startedAt: input.at,
+            // Stripe's subscription events carry the exact period; until one arrives (and for a
+            // test payment, which has none) the period is one interval from the purchase.
+            currentPeriodEnd: sold.interval ? addInterval(input.at, sold.interval) : null,
+            cancelAtPeriodEnd: false,
+          },
+          // A purchase creates its entitlement; when Stripe's own events created it first they
+          // know better (the exact period), so the purchase only links itself to it.
+          { createOnly: true, within: tx },
+        );
+
+        // The session turns complete once; that transition records the purchase once.
+        let purchased = true;
+        if (session) {
+          const { count } = await tx.checkoutSession.updateMany({
+            where: { id: session.id, status: { not: "complete" } },
+            data: { status: "complete", completedAt: input.at, email: user.email, userId: user.id },
+          });
+          purchased = count === 1;
+        }
+        const purchase = purchased
+          ? {
+              offer: sold.offerId,
+              plan: sold.planId,
+              tier: sold.tier,
+              price: sold.amountMinor / 100,
+              currency: sold.currency.toUpperCase(),
+              checkoutSessionId: input.checkoutSessionId,
+              // For ad-pixel de-duplication: the browser pixel and a server-side conversion share it.
+              eventId: crypto.randomUUID(),
+            }
+          : null;
+        if (purchase) {
+          // The plan just bought is the one the member sees next.
+          await tx.user.update({ where: { id: user.id }, data: { activePlanId: routinePlanId } });
+          await rememberAnswers(user.id, checkoutAnswers(session?.context), { within: tx });
+          await recordEventWithin(tx, { visitorId: buyingBrowser ?? "unknown", name: "purchase", userId: user.id, props: purchase }, variants);
+        }
+        return { userId: user.id, email: user.email, purchased, entitlementId, purchase };
+      }),
+    ),
   );
 
   // Meta's Purchase, when this checkout began in a browser that consented (ADR 32). After the

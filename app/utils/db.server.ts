@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
@@ -106,6 +107,33 @@ export type DbTransaction = Parameters<Parameters<typeof db.$transaction>[0]>[0]
 /** Prisma's code for a unique constraint that refused a row. */
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2002";
+}
+
+/** SQLite only: another process (a second worker on the same file) held the write lock past the driver's wait. */
+function isLockedByAnotherProcess(error: unknown): boolean {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta?.driverAdapterError?.cause;
+  return typeof cause?.originalCode === "string" && cause.originalCode.startsWith("SQLITE_BUSY");
+}
+
+/** How long a transaction is tried again while another process holds SQLite's write lock. */
+export const LOCKED_RETRY_MS = 15_000;
+
+/**
+ * Runs `work` (a whole transaction, rolled back when it failed) again while SQLite answers that
+ * another process holds the write lock: workers sharing one file take turns, and a burst on a
+ * busy machine can outlast the driver's own wait. Waits without blocking between tries, up to
+ * LOCKED_RETRY_MS in all, then lets the error through. PostgreSQL waits for row locks itself.
+ */
+export async function againWhenLocked<T>(work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isLockedByAnotherProcess(error) || Date.now() - started > LOCKED_RETRY_MS) throw error;
+      await sleep(Math.min(250, 10 * 2 ** attempt));
+    }
+  }
 }
 
 /**
