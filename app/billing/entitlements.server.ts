@@ -206,6 +206,31 @@ export async function entitlementsOfCustomer(customerId: string, at: Date = now(
   return rows.flatMap((row) => (row.states[0] ? [{ ...toView({ ...row.states[0], ...row, planId: row.states[0].planId }, at), userId: row.userId }] : []));
 }
 
+/**
+ * One member's entitlement with what the refund needs: the purchase (its first state: the plan
+ * bought, the price paid and when) and the ids its payment has at Stripe. Null when the
+ * entitlement is not this member's, so another member's id is simply not found.
+ */
+export async function purchaseOf(userId: string, entitlementId: string, at: Date = now()) {
+  const row = await db.entitlement.findFirst({
+    where: { id: entitlementId, userId },
+    include: { states: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
+  });
+  const first = row?.states[0];
+  const current = row?.states.at(-1);
+  if (!row || !first || !current) return null;
+  return {
+    current: toView({ ...current, ...row, planId: current.planId }, at),
+    purchase: { at: first.at, planId: first.planId, planName: first.planName, priceMinor: first.priceMinor, currency: first.currency, tier: first.tier },
+    stripe: {
+      customerId: row.stripeCustomerId,
+      subscriptionId: row.stripeSubscriptionId,
+      paymentIntentId: row.stripePaymentIntentId,
+      checkoutSessionId: row.stripeCheckoutSessionId,
+    },
+  };
+}
+
 /** The history of one entitlement, oldest state first (for tests, support and the admin). */
 export async function entitlementHistory(entitlementId: string) {
   return db.entitlementState.findMany({ where: { entitlementId }, orderBy: [{ at: "asc" }, { id: "asc" }] });
@@ -363,6 +388,9 @@ async function applyOnce(
       const value = fields[key];
       if (value !== undefined) (next as Record<string, unknown>)[key] = value;
     }
+    // A refund is final: news that arrives after it (the cancellation Stripe sends for the
+    // refunded subscription, a late renewal event) is recorded but never gives the access back.
+    if (current.status === "refunded") next.status = "refunded";
     // The same fact again (a re-delivery) adds nothing. A newer fact that changes nothing is
     // still recorded: it moves the state's date on, so an older event arriving later stays stale.
     const unchanged = STATE_FIELDS.every((key) => same(next[key], current[key]));

@@ -21,3 +21,6 @@ export const TestPortalForm = z.discriminatedUnion(
   ],
   { error: FROM_PAGE },
 );
+
+/** 'Refund … and end my access' on the refund confirmation page: which purchase. */
+export const RefundForm = z.object({ entitlement: PageId });

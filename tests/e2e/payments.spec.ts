@@ -1,8 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
-import { entitlementsOf, userIdOf } from "./members-helpers";
-import { rows as query } from "./test-db";
+import crypto from "node:crypto";
+import { entitlementsOf, seedEntitlement, userIdOf } from "./members-helpers";
+import { rows as query, run } from "./test-db";
 
 async function creaseQuizToResult(page: Page) {
   await page.goto("/crease-crisis");
@@ -248,6 +249,80 @@ test.describe("offers and payments", () => {
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toBe("/profile");
     expect((await page.request.get("/billing/test-portal", { maxRedirects: 0 })).headers().location).toBe("/profile");
+  });
+
+  test("refunds: the window each offer promises, claimed from the billing page; none after it; never twice or for someone else", async ({
+    page,
+    context,
+  }, testInfo) => {
+    // The crease-free offer promises 14 days; the Terms list every product's window.
+    await page.goto("/terms-of-service");
+    await expect(page.getByText("Crease-Free Makeup Routine: 14 days from your purchase.")).toBeVisible();
+    await expect(page.getByText("Clear & Healthy Skin, Annual Plan: 30 days from your purchase.")).toBeVisible();
+    await expect(page.getByText(/within 7 days of your first purchase/)).toHaveCount(0);
+
+    await page.goto("/sales");
+    await page.getByRole("button", { name: "Get My Personalized Routine" }).click();
+    const email = buyer(testInfo.project.name, "refund");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+    await confirmByCode(page, email);
+    const userId = await userIdOf(email);
+    const [bought] = await entitlementsOf(userId);
+
+    // Fifteen days later the 14-day window has ended: no button, the date it ended, and a forged request changes nothing.
+    await context.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(15 * 86_400_000) });
+    await page.goto("/profile");
+    await expect(page.getByText(/^The 14-day refund window ended on \w+ \d+, \d{4}\.$/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Request a refund" })).toHaveCount(0);
+    const late = await page.request.post("/billing/refund", { form: { entitlement: bought.id }, maxRedirects: 0 });
+    expect(late.status()).toBe(403);
+    expect(await late.text()).toContain("The 14-day refund window ended on");
+    expect(await entitlementsOf(userId)).toMatchObject([{ id: bought.id, status: "active", states: 1 }]);
+    await context.setExtraHTTPHeaders({});
+
+    // Inside the window: the billing page offers it, a confirmation says what happens, and the refund is made.
+    await page.goto("/profile");
+    await expect(page.getByText(/^Money-back guarantee: a full refund until \w+ \d+, \d{4}\.$/)).toBeVisible();
+    await page.getByRole("link", { name: "Request a refund" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Request a refund" })).toBeVisible();
+    await expect(page.getByText("Test mode — no real charge")).toBeVisible();
+    await expect(page.getByText("Your access to Crease-Free Makeup ends as soon as the refund is made.")).toBeVisible();
+    const sentAfter = new Date();
+    await page.getByRole("button", { name: "Refund $29.99 and end my access" }).click();
+    await expect(page).toHaveURL("/profile");
+    await expect(page.getByText("Refund made")).toBeVisible();
+    await expect(page.getByText(/^Refunded \$29\.99 on \w+ \d+, \d{4}\.$/)).toBeVisible();
+    const mail = await waitForEmail(E2E_MAIL_DIR, email, { after: sentAfter });
+    expect(mail.subject).toBe("Your refund of $29.99");
+    expect(mail.text).toContain("Your access to Crease-Free Makeup has ended.");
+    // The purchase and the refund, in the history; the plan is closed again.
+    expect(await entitlementsOf(userId)).toMatchObject([{ id: bought.id, status: "refunded", states: 2 }]);
+    await page.goto("/plan/crease-free");
+    await expect(page).toHaveURL("/sales");
+
+    // A second submit (double click, back button) refunds nothing more.
+    const again = await page.request.post("/billing/refund", { form: { entitlement: bought.id }, maxRedirects: 0 });
+    expect(again.status()).toBe(409);
+    expect(await query('SELECT "id" FROM "Refund" WHERE "entitlementId" = ?', bought.id)).toHaveLength(1);
+    expect(await entitlementsOf(userId)).toMatchObject([{ status: "refunded", states: 2 }]);
+
+    // Another member's purchase is not found from this account.
+    const otherId = crypto.randomUUID();
+    await run(
+      `INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`,
+      otherId,
+      buyer(testInfo.project.name, "other"),
+      "user",
+      "UTC",
+      new Date(),
+    );
+    const { entitlementId: theirs } = await seedEntitlement(otherId, { tier: "single_payment", routinePlanId: "crease-free", startedAt: new Date() });
+    const foreign = await page.request.post("/billing/refund", { form: { entitlement: theirs }, maxRedirects: 0 });
+    expect(foreign.status()).toBe(404);
+    expect((await page.request.get(`/billing/refund?entitlement=${theirs}`)).status()).toBe(404);
+    expect(await entitlementsOf(otherId)).toMatchObject([{ status: "active", states: 1 }]);
   });
 
   test("the countdown keeps its deadline across reloads", async ({ page }, testInfo) => {

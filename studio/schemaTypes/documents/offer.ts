@@ -77,6 +77,14 @@ export const offerPlan = defineType({
     defineField({ name: "buttonLabel", title: "Button", type: "string", description: "{price} is the price." }),
     texts("features", "What's included"),
     s("finePrint", "Small print"),
+    defineField({
+      name: "refundDays",
+      title: "Refund window (days)",
+      type: "number",
+      description:
+        "Days after the purchase in which the buyer can have a full refund from their profile (0: none). The Terms list it; a text on this page that quotes a money-back period must say the same number.",
+      initialValue: 7,
+    }),
     defineField({ name: "featured", title: "Highlighted plan", type: "boolean" }),
   ],
   preview: {
