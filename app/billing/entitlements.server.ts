@@ -99,6 +99,9 @@ export type EntitlementView = SubscriptionView & {
   routinePlanId: string;
   /** The offer's plan in the current state ("annual"). */
   planId: string;
+  /** What the current state's plan costs, in minor units and ISO currency (a switch prorates it). */
+  priceMinor: number;
+  currency: string;
   grantedAt: string;
   stripeCustomerId: string | null;
   stripeSubscriptionId: string | null;
@@ -138,6 +141,8 @@ function toView(row: CurrentRow, at: Date): EntitlementView {
     offerId: row.offerId,
     routinePlanId: row.routinePlanId,
     planId: row.planId,
+    priceMinor: row.priceMinor,
+    currency: row.currency,
     grantedAt: row.createdAt.toISOString(),
     stripeCustomerId: row.stripeCustomerId,
     stripeSubscriptionId: row.stripeSubscriptionId,

@@ -5,7 +5,7 @@
  * the local test checkout records the refund and moves no money. Either way the entitlement
  * gets a 'refunded' state on top of its history, its access ends, and an e-mail says so.
  */
-import { applyEntitlementChange, formatPrice, purchaseOf } from "~/billing/entitlements.server";
+import { applyEntitlementChange, purchaseOf } from "~/billing/entitlements.server";
 import { longDate, refundStanding, refundWindow, windowEndedText } from "~/billing/refund-policy";
 import { claimRefund, completeRefund, refundsOf, releaseRefund } from "~/billing/refunds.server";
 import { pageChangesAt } from "~/render/page-record.server";
@@ -17,6 +17,7 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
+import { displayPrice } from "./catalogue";
 import { localTestPayments, stripeClient, type Stripe } from "./stripe.server";
 
 const NOT_FOUND = "We couldn't find that purchase on your account.";
@@ -57,7 +58,7 @@ async function checkRefund(userId: string, entitlementId: string): Promise<Check
       entitlementId,
       planName,
       productName,
-      amount: formatPrice(priceMinor, currency),
+      amount: displayPrice(priceMinor, currency),
       recurring: purchase.purchase.tier !== "single_payment",
       endsAt: standing.endsAt,
       testMode: !stripeClient(),
@@ -103,7 +104,7 @@ export async function billingRefunds(userId: string, timeZone: string, entitleme
     refunded.push({
       id,
       planName: (purchase && (await getPlan(purchase.current.routinePlanId))?.name) ?? purchase?.purchase.planName ?? "Plan",
-      text: `Refunded ${formatPrice(refund.amountMinor, refund.currency)} on ${longDate(refund.completedAt, timeZone)}.`,
+      text: `Refunded ${displayPrice(refund.amountMinor, refund.currency)} on ${longDate(refund.completedAt, timeZone)}.`,
     });
   }
   return { standing, refunded };

@@ -205,12 +205,31 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
-    // A switch to a plan this subscription can't have (a tampered page) is refused on the page.
-    await page.locator("input[name=planId]").evaluate((input: HTMLInputElement) => (input.value = "lifetime"));
-    await page.getByRole("button", { name: /^Switch to Annual Plan/ }).click();
-    await expect(page.getByText("That plan can't be chosen here.")).toBeVisible();
     // A new state, the purchase kept in the history.
     expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: true, status: "active", states: 2 }]);
+    // A switch to a plan this subscription can't have (a tampered address) is refused, and changes nothing.
+    const tampered = await page.goto(`/billing/switch?entitlement=${row.id}&to=lifetime`);
+    expect(tampered?.status()).toBe(404);
+    await expect(page.getByText("That plan can't be chosen here.")).toBeVisible();
+    const forged = await page.request.post("/billing/switch", { form: { entitlement: row.id, planId: "lifetime" }, maxRedirects: 0 });
+    expect(forged.status()).toBe(404);
+
+    // Switching to annual: before confirming, what happens to the $9.99 already paid this month.
+    await page.goto(`/billing/test-portal?entitlement=${row.id}`);
+    await page.getByRole("link", { name: "Switch to Annual Plan – $59/year" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Change plan" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "What happens to what you paid" })).toBeVisible();
+    await expect(page.getByText(/^The unused time on your Monthly Plan is worth \$9\.\d\d: it becomes a credit on your account\.$/)).toBeVisible();
+    await expect(page.getByText(/^Today you pay \$49\.\d\d for the Annual Plan: \$59 less your credit\.$/)).toBeVisible();
+    const moneyLine = (await page.getByText(/^Today you pay/).textContent())!;
+    const switchedAfter = new Date();
+    await page.getByRole("button", { name: "Switch to Annual Plan" }).click();
+    await expect(page).toHaveURL("/profile");
+    await expect(page.getByText("Plan changed")).toBeVisible();
+    const confirmation = await waitForEmail(E2E_MAIL_DIR, email, { after: switchedAfter });
+    expect(confirmation.subject).toBe("You're now on the Annual Plan");
+    expect(confirmation.text).toContain(moneyLine);
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, tier: "annual", planId: "annual", status: "active", states: 3 }]);
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed", async ({ page }, testInfo) => {
