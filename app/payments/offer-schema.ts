@@ -153,7 +153,6 @@ export const Offer = z
       if (section._type === "countdownBanner" && !offer.countdownSeconds)
         ctx.addIssue({ code: "custom", path: ["sections", i], message: "a countdown banner needs countdownSeconds" });
     });
-    for (const problem of refundPromiseProblems(offer)) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });
     for (const [i, plan] of offer.plans.entries()) {
       const recurring = plan.tier !== "single_payment";
       if (plan.compareAtMinor !== undefined && plan.compareAtMinor <= plan.priceMinor)
@@ -163,6 +162,15 @@ export const Offer = z
     }
   });
 export type Offer = z.infer<typeof Offer>;
+
+/**
+ * An offer as it may be published (the Studio, `npm run funnels:check`): the app's schema, and
+ * its refund promises agree with its plans' windows. The app itself parses with `Offer`, so an
+ * experiment that takes a plan off sale still renders the page's texts as written.
+ */
+export const PublishedOffer = Offer.superRefine((offer, ctx) => {
+  for (const problem of refundPromiseProblems(offer)) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });
+});
 
 /** A text that promises money back ("30-day money-back guarantee", "Try it for 14 days … 100% back"). */
 const REFUND_WORDS = /money[- ]back|refund|100% back|your money back/i;

@@ -80,7 +80,7 @@ export default function SwitchPlan() {
               <dd className="text-right font-semibold">{preview.fromPlan}</dd>
             </div>
             <div className="flex justify-between gap-4">
-              <dt className="text-muted">New plan</dt>
+              <dt className="shrink-0 text-muted">New plan</dt>
               <dd className="text-right font-semibold">
                 {preview.toPlan} – {preview.toPrice}
               </dd>

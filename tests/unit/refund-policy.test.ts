@@ -2,11 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { refundStanding, refundTermsLines, refundWindow } from "~/billing/refund-policy";
 import { localProration, prorationFromInvoice, prorationLines } from "~/billing/proration";
-import { Offer } from "~/payments/offer-schema";
+import { Offer, PublishedOffer } from "~/payments/offer-schema";
+import { lintContent } from "~/content/content-lint";
 import { embeddedDataset } from "./helpers";
 
 const offers = () => embeddedDataset().filter((d) => d._type === "offer");
-const offer = (id: string) => structuredClone(offers().find((d) => d._id === id)!) as Record<string, unknown> & { plans: Record<string, unknown>[] };
+const offer = (id: string) => structuredClone(offers().find((d) => d._id === id)!) as unknown as Record<string, unknown> & { plans: Record<string, unknown>[] };
 
 describe("refund windows", () => {
   it("run from the purchase for the plan bought, and end to the millisecond", () => {
@@ -25,7 +26,7 @@ describe("refund windows", () => {
   });
 
   it("the embedded offers agree with their texts: 30 days on the annual skincare plan, 14 on the crease plan", () => {
-    for (const doc of offers()) expect(Offer.safeParse(doc).error?.issues ?? []).toEqual([]);
+    for (const doc of offers()) expect(PublishedOffer.safeParse(doc).error?.issues ?? []).toEqual([]);
     const skincare = Offer.parse(offer("offer-skincare-paywall"));
     expect(skincare.plans.map((p) => [p.id, p.refundDays, p.finePrint ?? null])).toEqual([
       ["annual", 30, "30-day money-back guarantee"],
@@ -37,13 +38,19 @@ describe("refund windows", () => {
   it("an offer whose guarantee quotes another period than its plans hold is refused, where it says so", () => {
     const crease = offer("offer-crease-free");
     crease.plans[0].refundDays = 7;
-    const issues = Offer.safeParse(crease).error!.issues.map((i) => [i.path.join("."), i.message]);
+    const issues = PublishedOffer.safeParse(crease).error!.issues.map((i) => [i.path.join("."), i.message]);
     expect(issues).toEqual([
       ["sections.2", "promises a 14-day refund, but no plan of this offer has a 14-day refund window"],
       ["sections.8", "promises a 14-day refund, but no plan of this offer has a 14-day refund window"],
     ]);
     // Days that are not a refund promise ("within 14 days" of results) are not refund periods.
     expect(JSON.stringify(crease)).toContain("within 14 days");
+    // npm run funnels:check fails on it; the app still renders it (an experiment may take a plan off sale).
+    const dataset = embeddedDataset().map((d) => (d._id === "offer-crease-free" ? crease : d)) as Parameters<typeof lintContent>[0];
+    expect(lintContent(dataset, new Map()).errors).toContain(
+      'content: offer "offer-crease-free": sections.2: promises a 14-day refund, but no plan of this offer has a 14-day refund window',
+    );
+    expect(Offer.safeParse(crease).success).toBe(true);
   });
 
   it("the Terms list each plan sold with its window", () => {

@@ -4,7 +4,7 @@
  * (app/payments/offer-schema.ts), so it flags exactly what the app would refuse to show.
  */
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { Offer } from "../../../app/payments/offer-schema";
+import { PublishedOffer } from "../../../app/payments/offer-schema";
 import { addressIsFree, matchesAppSchema, type Explain } from "../validation";
 
 const anchorHint = "An anchor on the page, e.g. #plan-annual.";
@@ -271,7 +271,7 @@ export const offer = defineType({
       ],
     }),
   ],
-  validation: (rule) => rule.custom(matchesAppSchema(Offer, explainOfferProblem)),
+  validation: (rule) => rule.custom(matchesAppSchema(PublishedOffer, explainOfferProblem)),
   preview: {
     select: { title: "pageTitle", path: "path", plans: "plans" },
     prepare: ({ title, path, plans }) => {
