@@ -324,7 +324,7 @@ async function locate(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: st
 export async function applyEntitlementChange(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
-  options: { createOnly?: boolean } = {},
+  options: { createOnly?: boolean; newest?: boolean } = {},
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
   return againIfCreatedMeanwhile(() => applyOnce(identity, change, options));
 }
@@ -332,12 +332,12 @@ export async function applyEntitlementChange(
 async function applyOnce(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
-  options: { createOnly?: boolean },
+  options: { createOnly?: boolean; newest?: boolean },
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
   return db.$transaction(async (tx) => {
     await holdEntitlement(tx, identity);
     const found = await locate(tx, identity);
-    const { at, reason, ...fields } = change;
+    const { at, reason } = change;
     if (!found) {
       if (!("userId" in identity) || !identity.userId) return { result: "incomplete" as const, entitlementId: null };
       const { tier, status, planId, planName, priceMinor, currency } = change;
@@ -387,21 +387,38 @@ async function applyOnce(
 
     const current = await tx.entitlementState.findFirst({ where: { entitlementId: found.id }, orderBy: [{ at: "desc" }, { id: "desc" }] });
     if (!current) throw new Error(`entitlement ${found.id} has no state`);
+    // A change the app makes itself (a refund) is the newest fact about the purchase, even if an
+    // event stamped a moment later by Stripe's clock arrived first.
+    if (options.newest && at.getTime() < current.at.getTime()) return applyAt(tx, found.id, current, { ...change, at: current.at });
     if (at.getTime() < current.at.getTime()) return { result: "stale" as const, entitlementId: found.id };
-    const next = { ...current };
-    for (const key of STATE_FIELDS) {
-      const value = fields[key];
-      if (value !== undefined) (next as Record<string, unknown>)[key] = value;
-    }
-    // A refund is final: news that arrives after it (the cancellation Stripe sends for the
-    // refunded subscription, a late renewal event) is recorded but never gives the access back.
-    if (current.status === "refunded") next.status = "refunded";
-    // The same fact again (a re-delivery) adds nothing. A newer fact that changes nothing is
-    // still recorded: it moves the state's date on, so an older event arriving later stays stale.
-    const unchanged = STATE_FIELDS.every((key) => same(next[key], current[key]));
-    if (unchanged && at.getTime() === current.at.getTime()) return { result: "unchanged" as const, entitlementId: found.id };
-    const { id: _id, entitlementId: _e, at: _at, reason: _r, recordedAt: _rec, ...state } = next;
-    await tx.entitlementState.create({ data: { ...state, entitlementId: found.id, at, reason, recordedAt: now() } });
-    return { result: "updated" as const, entitlementId: found.id };
+    return applyAt(tx, found.id, current, change);
   });
+}
+
+type StateRowFull = NonNullable<Awaited<ReturnType<Tx["entitlementState"]["findFirst"]>>>;
+
+/** Appends the change on top of the current state (unless it is the same fact again). */
+async function applyAt(
+  tx: Tx,
+  entitlementId: string,
+  current: StateRowFull,
+  change: EntitlementChange,
+): Promise<{ result: ApplyResult; entitlementId: string }> {
+  const { at, reason, ...fields } = change;
+  const next = { ...current };
+  for (const key of STATE_FIELDS) {
+    const value = fields[key];
+    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  }
+  // A refund is final: news that arrives after it (the cancellation Stripe sends for the
+  // refunded subscription, a late renewal event) is recorded but never gives the access back.
+  const refunded = current.status === "refunded" || (await tx.entitlementState.count({ where: { entitlementId, status: "refunded" } })) > 0;
+  if (refunded) next.status = "refunded";
+  // The same fact again (a re-delivery) adds nothing. A newer fact that changes nothing is
+  // still recorded: it moves the state's date on, so an older event arriving later stays stale.
+  const unchanged = STATE_FIELDS.every((key) => same(next[key], current[key]));
+  if (unchanged && at.getTime() === current.at.getTime()) return { result: "unchanged" as const, entitlementId };
+  const { id: _id, entitlementId: _e, at: _at, reason: _r, recordedAt: _rec, ...state } = next;
+  await tx.entitlementState.create({ data: { ...state, entitlementId, at, reason, recordedAt: now() } });
+  return { result: "updated" as const, entitlementId };
 }

@@ -169,6 +169,8 @@ export async function requestRefund(member: { id: string; email: string }, entit
   await applyEntitlementChange(
     { id: entitlementId },
     { at: now(), reason: stripe ? "refund:stripe" : "refund:local", status: "refunded", cancelAtPeriodEnd: false },
+    // The refund is the last word, even over an event Stripe's clock stamped a moment later.
+    { newest: true },
   );
 
   try {

@@ -9,6 +9,8 @@ import { db } from "~/utils/db.server";
 import { allCurrentStates, entitlementHistory, entitlementsOf } from "~/billing/entitlements.server";
 import { activeSubscriptions } from "~/admin/metrics";
 import { changeSubscriptionLocally, confirmSwitch, previewSwitch } from "~/payments/portal.server";
+import { requestRefund } from "~/payments/refund.server";
+import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { listMessages, mailboxDir } from "~/email/dev-mailbox.server";
 import { displayPrice } from "~/payments/catalogue";
 
@@ -273,5 +275,27 @@ describe("one purchase per product, and history instead of overwriting", () => {
     const stranger = (await completeSignIn({ email: `portal-stranger-${Date.now()}@example.com`, proof: "email-link" })).user;
     expect(await changeSubscriptionLocally(stranger.id, monthly.id, { intent: "cancel" })).toEqual({ go: "/profile", cookies: [] });
     expect((await entitlementsOf(member.id))[0]).toMatchObject({ cancelAtPeriodEnd: false });
+  });
+
+  it("a refund is the last word: over an event stamped a moment later, and over any news after it", async () => {
+    const member = (await completeSignIn({ email: `refund-last-${Date.now()}@example.com`, proof: "email-link" })).user;
+    const offer = (await getOfferByPath("/subscribe"))!;
+    const started = await startCheckout({ offer, planId: "annual", user: member, visitorId: "visitor-refund-last", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    await completeLocalCheckout({ id: started.url.split("/").pop()!, visitorId: "visitor-refund-last", user: member, email: member.email });
+    const [annual] = await entitlementsOf(member.id);
+    // A subscription event dated a few seconds ahead of this server's clock arrived first.
+    await applyEntitlementChange({ id: annual.id }, { at: new Date(Date.now() + 5_000), reason: "stripe:customer.subscription.updated", status: "active" });
+    expect(await requestRefund(member, annual.id)).toMatchObject({ go: "/profile" });
+    expect(await entitlementsOf(member.id)).toMatchObject([{ id: annual.id, status: "refunded", subscribed: false }]);
+    // Later news (the cancellation, a late renewal) is kept in the history but gives no access back.
+    await applyEntitlementChange({ id: annual.id }, { at: new Date(Date.now() + 60_000), reason: "stripe:invoice.paid", status: "active" });
+    expect(await entitlementsOf(member.id)).toMatchObject([{ id: annual.id, status: "refunded", subscribed: false }]);
+    expect((await entitlementHistory(annual.id)).map((h) => [h.reason, h.status])).toEqual([
+      ["purchase", "active"],
+      ["stripe:customer.subscription.updated", "active"],
+      ["refund:local", "refunded"],
+      ["stripe:invoice.paid", "refunded"],
+    ]);
   });
 });
