@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config";
  * per file (the unit suite took 69 s, 53 s of it loading modules).
  */
 export const FRESH_MODULE_FILES = [
+  "tests/unit/ad-conversions.test.ts",
   "tests/unit/content-sanity.test.ts",
   "tests/unit/content-version.test.ts",
   "tests/unit/experiments-assignment.test.ts",

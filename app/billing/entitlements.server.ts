@@ -99,6 +99,9 @@ export type EntitlementView = SubscriptionView & {
   routinePlanId: string;
   /** The offer's plan in the current state ("annual"). */
   planId: string;
+  /** What the current state's plan costs, in minor units and ISO currency (a switch prorates it). */
+  priceMinor: number;
+  currency: string;
   grantedAt: string;
   stripeCustomerId: string | null;
   stripeSubscriptionId: string | null;
@@ -138,6 +141,8 @@ function toView(row: CurrentRow, at: Date): EntitlementView {
     offerId: row.offerId,
     routinePlanId: row.routinePlanId,
     planId: row.planId,
+    priceMinor: row.priceMinor,
+    currency: row.currency,
     grantedAt: row.createdAt.toISOString(),
     stripeCustomerId: row.stripeCustomerId,
     stripeSubscriptionId: row.stripeSubscriptionId,
@@ -204,6 +209,31 @@ export async function entitlementsOfCustomer(customerId: string, at: Date = now(
     include: { states: { orderBy: [{ at: "desc" }, { id: "desc" }], take: 1 } },
   });
   return rows.flatMap((row) => (row.states[0] ? [{ ...toView({ ...row.states[0], ...row, planId: row.states[0].planId }, at), userId: row.userId }] : []));
+}
+
+/**
+ * One member's entitlement with what the refund needs: the purchase (its first state: the plan
+ * bought, the price paid and when) and the ids its payment has at Stripe. Null when the
+ * entitlement is not this member's, so another member's id is simply not found.
+ */
+export async function purchaseOf(userId: string, entitlementId: string, at: Date = now()) {
+  const row = await db.entitlement.findFirst({
+    where: { id: entitlementId, userId },
+    include: { states: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
+  });
+  const first = row?.states[0];
+  const current = row?.states.at(-1);
+  if (!row || !first || !current) return null;
+  return {
+    current: toView({ ...current, ...row, planId: current.planId }, at),
+    purchase: { at: first.at, planId: first.planId, planName: first.planName, priceMinor: first.priceMinor, currency: first.currency, tier: first.tier },
+    stripe: {
+      customerId: row.stripeCustomerId,
+      subscriptionId: row.stripeSubscriptionId,
+      paymentIntentId: row.stripePaymentIntentId,
+      checkoutSessionId: row.stripeCheckoutSessionId,
+    },
+  };
 }
 
 /** The history of one entitlement, oldest state first (for tests, support and the admin). */
@@ -297,7 +327,7 @@ async function locate(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: st
 export async function applyEntitlementChange(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
-  options: { createOnly?: boolean; within?: DbTransaction } = {},
+  options: { createOnly?: boolean; newest?: boolean; within?: DbTransaction } = {},
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
   if (options.within) return applyOnce(identity, change, options);
   return againIfCreatedMeanwhile(() => applyOnce(identity, change, options));
@@ -306,13 +336,13 @@ export async function applyEntitlementChange(
 async function applyOnce(
   identity: (EntitlementIdentity & { id?: undefined }) | { id: string },
   change: EntitlementChange,
-  options: { createOnly?: boolean; within?: Tx },
+  options: { createOnly?: boolean; newest?: boolean; within?: Tx },
 ): Promise<{ result: ApplyResult; entitlementId: string | null }> {
   const inTransaction = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => (options.within ? work(options.within) : db.$transaction(work));
   return inTransaction(async (tx) => {
     await holdEntitlement(tx, identity);
     const found = await locate(tx, identity);
-    const { at, reason, ...fields } = change;
+    const { at, reason } = change;
     if (!found) {
       if (!("userId" in identity) || !identity.userId) return { result: "incomplete" as const, entitlementId: null };
       const { tier, status, planId, planName, priceMinor, currency } = change;
@@ -362,18 +392,38 @@ async function applyOnce(
 
     const current = await tx.entitlementState.findFirst({ where: { entitlementId: found.id }, orderBy: [{ at: "desc" }, { id: "desc" }] });
     if (!current) throw new Error(`entitlement ${found.id} has no state`);
+    // A change the app makes itself (a refund) is the newest fact about the purchase, even if an
+    // event stamped a moment later by Stripe's clock arrived first.
+    if (options.newest && at.getTime() < current.at.getTime()) return applyAt(tx, found.id, current, { ...change, at: current.at });
     if (at.getTime() < current.at.getTime()) return { result: "stale" as const, entitlementId: found.id };
-    const next = { ...current };
-    for (const key of STATE_FIELDS) {
-      const value = fields[key];
-      if (value !== undefined) (next as Record<string, unknown>)[key] = value;
-    }
-    // The same fact again (a re-delivery) adds nothing. A newer fact that changes nothing is
-    // still recorded: it moves the state's date on, so an older event arriving later stays stale.
-    const unchanged = STATE_FIELDS.every((key) => same(next[key], current[key]));
-    if (unchanged && at.getTime() === current.at.getTime()) return { result: "unchanged" as const, entitlementId: found.id };
-    const { id: _id, entitlementId: _e, at: _at, reason: _r, recordedAt: _rec, ...state } = next;
-    await tx.entitlementState.create({ data: { ...state, entitlementId: found.id, at, reason, recordedAt: now() } });
-    return { result: "updated" as const, entitlementId: found.id };
+    return applyAt(tx, found.id, current, change);
   });
+}
+
+type StateRowFull = NonNullable<Awaited<ReturnType<Tx["entitlementState"]["findFirst"]>>>;
+
+/** Appends the change on top of the current state (unless it is the same fact again). */
+async function applyAt(
+  tx: Tx,
+  entitlementId: string,
+  current: StateRowFull,
+  change: EntitlementChange,
+): Promise<{ result: ApplyResult; entitlementId: string }> {
+  const { at, reason, ...fields } = change;
+  const next = { ...current };
+  for (const key of STATE_FIELDS) {
+    const value = fields[key];
+    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  }
+  // A refund is final: news that arrives after it (the cancellation Stripe sends for the
+  // refunded subscription, a late renewal event) is recorded but never gives the access back.
+  const refunded = current.status === "refunded" || (await tx.entitlementState.count({ where: { entitlementId, status: "refunded" } })) > 0;
+  if (refunded) next.status = "refunded";
+  // The same fact again (a re-delivery) adds nothing. A newer fact that changes nothing is
+  // still recorded: it moves the state's date on, so an older event arriving later stays stale.
+  const unchanged = STATE_FIELDS.every((key) => same(next[key], current[key]));
+  if (unchanged && at.getTime() === current.at.getTime()) return { result: "unchanged" as const, entitlementId };
+  const { id: _id, entitlementId: _e, at: _at, reason: _r, recordedAt: _rec, ...state } = next;
+  await tx.entitlementState.create({ data: { ...state, entitlementId, at, reason, recordedAt: now() } });
+  return { result: "updated" as const, entitlementId };
 }

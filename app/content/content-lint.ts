@@ -8,7 +8,7 @@
  */
 import { lintPlanRules } from "~/funnels/lint";
 import type { Funnel } from "~/funnels/schema";
-import { Offer } from "~/payments/offer-schema";
+import { PublishedOffer } from "~/payments/offer-schema";
 import { Plan, Product, TutorialStep } from "./types";
 
 export type ContentDocument = { _id: string; _type: string; [key: string]: unknown };
@@ -59,8 +59,9 @@ export function lintContent(dataset: readonly ContentDocument[], funnels: Readon
   const funnelRoutes = new Map([...funnels.values()].map((f) => [f.route, f.id]));
   const offerPaths = new Map<string, string>();
   for (const doc of dataset.filter((d) => d._type === "offer")) {
-    if (!schema(doc, Offer.safeParse(doc))) continue;
-    const offer = Offer.parse(doc);
+    // PublishedOffer: also its refund promises against its plans' windows (ADR 33).
+    if (!schema(doc, PublishedOffer.safeParse(doc))) continue;
+    const offer = PublishedOffer.parse(doc);
     expect(doc, "routinePlan", offer.routinePlan._ref, "plan");
     const quiz = funnelRoutes.get(offer.path);
     if (quiz) errors.push(`${where(doc)}: path: "${offer.path}" is the address of the quiz "${quiz}"`);

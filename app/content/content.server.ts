@@ -18,6 +18,7 @@ import {
   OFFER_BY_PATH,
   OFFER_FOR_PLAN,
   OFFER_PATHS,
+  REFUND_WINDOWS,
   PARTNERSHIPS_PAGE,
   PLAN_BY_ID,
   SITE_SETTINGS,
@@ -252,6 +253,13 @@ export async function contentPageAt(path: string): Promise<ContentPage["kind"] |
 }
 
 /** The offer page that sells a routine plan, or null. */
+const RefundWindows = z.array(z.object({ product: z.string(), plans: z.array(z.object({ name: z.string(), refundDays: z.number().int().min(0) })) }));
+
+/** Every offer's plans with their refund windows, by product (for the Terms). */
+export async function getRefundWindows(): Promise<z.infer<typeof RefundWindows>> {
+  return (await load(REFUND_WINDOWS, {}, zodParse(RefundWindows))) ?? [];
+}
+
 export function getOfferForPlan(planId: string): Promise<Offer | null> {
   return load(OFFER_FOR_PLAN, { planId }, zodParse(Offer));
 }

@@ -61,6 +61,9 @@ export const OFFER_BY_PATH = /* groq */ `*[_type == "offer" && path == $path][0]
 /** The address of every offer page (quizzes' come with the funnels). */
 export const OFFER_PATHS = /* groq */ `*[_type == "offer" && defined(path)].path`;
 
+/** Every plan sold with its refund window, by product (the Terms list them, ADR 33). */
+export const REFUND_WINDOWS = /* groq */ `*[_type == "offer"] | order(path asc){"product": coalesce(routinePlan->name, pageTitle), "plans": plans[]{name, refundDays}}`;
+
 /** An offer by its stable id (checkouts and webhooks name offers by id). */
 export const OFFER_BY_ID = /* groq */ `*[_type == "offer" && offerId == $offerId][0]`;
 

@@ -194,3 +194,50 @@ export function reminderEmail(input: { planName: string; streak: number; routine
   ].join("\n\n");
   return { subject, html, text: `${text}\n` };
 }
+
+/** A plain e-mail of the billing kind (a refund, a plan switch): a heading, paragraphs, a link to the profile. */
+function billingEmail(input: { subject: string; heading: string; paragraphs: string[]; profileLink: string; brandName: string }): RenderedEmail {
+  const { subject, heading, paragraphs, profileLink, brandName } = input;
+  const footer = "You get this e-mail because of a change to your plan.";
+  const html = layoutEmail({
+    brandName,
+    preheader: paragraphs[0] ?? heading,
+    heading,
+    bodyHtml: [...paragraphs.map(paragraph), emailButton("View my profile", profileLink)].join("\n"),
+    footerHtml: escapeHtml(footer),
+  });
+  const text = [heading, ...paragraphs, `View my profile:\n${profileLink}`, `The ${brandName} team`].join("\n\n");
+  return { subject, html, text: `${text}\n` };
+}
+
+/** A refund made from the billing page: how much, where it goes, and that the access has ended. */
+export function refundEmail(input: {
+  amount: string;
+  planName: string;
+  productName: string;
+  recurring: boolean;
+  profileLink: string;
+  brandName: string;
+}): RenderedEmail {
+  const { amount, planName, productName, recurring } = input;
+  return billingEmail({
+    ...input,
+    subject: `Your refund of ${amount}`,
+    heading: "Your refund is on its way",
+    paragraphs: [
+      `We've refunded ${amount} for your ${planName} to the card you paid with. Refunds take 5-10 business days to appear on your statement, depending on your bank.`,
+      `Your access to ${productName} has ended.${recurring ? " Your subscription is cancelled and you won't be charged again." : ""}`,
+      "If you change your mind, you can buy the plan again any time.",
+    ],
+  });
+}
+
+/** A plan switch: the new plan and, in the member's words, what happened to the money already paid. */
+export function planSwitchEmail(input: { fromPlan: string; toPlan: string; money: string[]; profileLink: string; brandName: string }): RenderedEmail {
+  return billingEmail({
+    ...input,
+    subject: `You're now on the ${input.toPlan}`,
+    heading: `You're now on the ${input.toPlan}`,
+    paragraphs: [`Your ${input.fromPlan} has moved to the ${input.toPlan} today.`, ...input.money],
+  });
+}

@@ -1,6 +1,7 @@
 /** The legal pages' loader: content plus where "Back" leads. */
 import { safeRedirect } from "~/auth/redirect";
-import { getLegalPage } from "~/content/content.server";
+import { REFUND_WINDOWS_PLACEHOLDER, refundTermsLines } from "~/billing/refund-policy";
+import { getLegalPage, getRefundWindows } from "~/content/content.server";
 import type { LegalPage } from "~/content/types";
 
 /**
@@ -24,7 +25,23 @@ export function backHref(referer: string | null, requestUrl: string): string {
 export async function legalPageView(request: Request, slug: LegalPage["slug"]) {
   const page = await getLegalPage(slug);
   if (!page) return null;
-  return { page, backHref: backHref(request.headers.get("Referer"), request.url) };
+  return { page: await withRefundWindows(page), backHref: backHref(request.headers.get("Referer"), request.url) };
+}
+
+/**
+ * The "{refundWindows}" paragraph becomes one line per plan sold with its window, read from
+ * the offers (ADR 33): the Terms never state a refund period of their own.
+ */
+async function withRefundWindows(page: LegalPage): Promise<LegalPage> {
+  if (!page.sections.some((section) => section.paragraphs.includes(REFUND_WINDOWS_PLACEHOLDER))) return page;
+  const lines = refundTermsLines(await getRefundWindows());
+  return {
+    ...page,
+    sections: page.sections.map((section) => ({
+      ...section,
+      paragraphs: section.paragraphs.flatMap((paragraph) => (paragraph === REFUND_WINDOWS_PLACEHOLDER ? lines : [paragraph])),
+    })),
+  };
 }
 
 export const LEGAL_PAGE_MISSING = "This page's content is missing.";

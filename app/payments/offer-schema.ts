@@ -39,6 +39,12 @@ export const OfferPlan = z.object({
   features: z.array(text).default([]),
   /** Small print under the button ("30-day money-back guarantee"). */
   finePrint: text.optional(),
+  /**
+   * Days after the purchase in which the buyer can have a full refund from the billing page
+   * (0: none). The one place this plan's refund promise is held: the Terms list it, the
+   * billing page offers it, and a text of this offer that quotes a refund period must say it.
+   */
+  refundDays: z.number().int().min(0).max(365),
   /** The plan the page highlights and scroll buttons select. */
   featured: z.boolean().default(false),
 });
@@ -172,3 +178,43 @@ export const Offer = z
     }
   });
 export type Offer = z.infer<typeof Offer>;
+
+/**
+ * An offer as it may be published (the Studio, `npm run funnels:check`): the app's schema, and
+ * its refund promises agree with its plans' windows. The app itself parses with `Offer`, so an
+ * experiment that takes a plan off sale still renders the page's texts as written.
+ */
+export const PublishedOffer = Offer.superRefine((offer, ctx) => {
+  for (const problem of refundPromiseProblems(offer)) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });
+});
+
+/** A text that promises money back ("30-day money-back guarantee", "Try it for 14 days … 100% back"). */
+const REFUND_WORDS = /money[- ]back|refund|100% back|your money back/i;
+/** "30-day", "14 days", "7 day": the period a refund promise quotes. */
+const DAYS_QUOTED = /\b(\d{1,3})[- ]days?\b/gi;
+
+type OfferInput = { plans: { id: string; name: string; refundDays: number; finePrint?: string }[]; sections: { _type: string; [key: string]: unknown }[] };
+
+/**
+ * A refund period quoted in an offer's texts that is not a window its plans hold (ADR 33): a
+ * plan's small print must quote that plan's window; a section (the guarantee, the checkout
+ * line) one of the offer's plans' windows. The texts stay the marketers' own words; only a
+ * number that disagrees with the window the billing page honours is refused.
+ */
+export function refundPromiseProblems(offer: OfferInput): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const quoted = (value: string) => (REFUND_WORDS.test(value) ? [...value.matchAll(DAYS_QUOTED)].map((m) => Number(m[1])) : []);
+  offer.plans.forEach((plan, i) => {
+    for (const days of quoted(plan.finePrint ?? ""))
+      if (days !== plan.refundDays)
+        problems.push({ path: ["plans", i, "finePrint"], message: `promises a ${days}-day refund, but the plan's refund window is ${plan.refundDays} days` });
+  });
+  const windows = new Set(offer.plans.map((plan) => plan.refundDays).filter((days) => days > 0));
+  offer.sections.forEach((section, i) => {
+    const texts = [section.text, section.title].filter((t): t is string => typeof t === "string");
+    for (const days of texts.flatMap(quoted))
+      if (!windows.has(days))
+        problems.push({ path: ["sections", i], message: `promises a ${days}-day refund, but no plan of this offer has a ${days}-day refund window` });
+  });
+  return problems;
+}

@@ -4,17 +4,21 @@
  * end of the period and switch between an offer's recurring plans (monthly ↔ annual); a
  * switch changes the same subscription, so the member never pays for two.
  *
- * With Stripe, a switch opens the portal's "confirm this update" page for the plan chosen.
- * Stripe needs a Price for it and a portal configuration that allows it, so the app keeps one
- * Stripe Product per offer and one Price per plan and price (found again by lookup key), and
- * one portal configuration per set of prices. The subscription event Stripe sends afterwards
- * moves the entitlement to the new plan (webhooks.server.ts).
+ * A switch is confirmed on the app's own page (/billing/switch, ADR 33), in both modes: it first
+ * says what happens to the money already paid (Stripe's invoice preview for exactly that
+ * change, or the test portal's reckoning), then makes the change and e-mails the same lines.
+ * Stripe needs a Price for the new plan, so the app keeps one Stripe Product per offer and one
+ * Price per plan and price (found again by lookup key). The subscription event Stripe sends
+ * afterwards confirms the new plan (webhooks.server.ts).
  */
 import { applyEntitlementChange, entitlementsOf, type EntitlementView } from "~/billing/entitlements.server";
-import { getOfferById } from "~/content/content.server";
+import { localProration, prorationFromInvoice, prorationLines, type Proration } from "~/billing/proration";
+import { getOfferById, getSiteSettings } from "~/content/content.server";
+import { sendEmail } from "~/email/mailer.server";
+import { planSwitchEmail } from "~/email/templates.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
-import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
+import { go, isRefusal, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import { intervalOf } from "./catalogue";
 import { addInterval } from "./fulfilment.server";
@@ -48,35 +52,22 @@ export async function openBillingPortal(userId: string, request: PortalRequest =
     return "/profile";
   }
   const stripe = stripeClient();
-  if (!stripe) {
-    // The test portal exists only beside the local test checkout (never in production).
-    if (!localTestPayments()) return "/profile";
-    const query = new URLSearchParams({ entitlement: target.id, ...(request.switchTo ? { switchTo: request.switchTo } : {}) });
-    return `/billing/test-portal?${query}`;
+  if (!stripe && !localTestPayments()) return "/profile";
+  // A plan switch is confirmed on the app's own page, which first says what happens to the
+  // money already paid (Stripe's invoice preview, or the test portal's own reckoning).
+  const offer = request.switchTo ? await getOfferById(target.offerId) : null;
+  const switchTo = offer ? switchablePlans(offer, target).find((p) => p.id === request.switchTo) : undefined;
+  if (switchTo && (!stripe || (target.stripeCustomerId && target.stripeSubscriptionId))) {
+    return `/billing/switch?${new URLSearchParams({ entitlement: target.id, to: switchTo.id })}`;
   }
+  // The test portal exists only beside the local test checkout (never in production).
+  if (!stripe) return `/billing/test-portal?${new URLSearchParams({ entitlement: target.id })}`;
   if (!target.stripeCustomerId) {
     // Bought with the local test checkout before Stripe was configured: nothing to manage at Stripe.
     logger.info(`${NO_SUBSCRIPTION_TO_MANAGE} (no Stripe customer for this member)`);
     return "/profile";
   }
-  const returnUrl = `${env.publicUrl}/profile`;
-  const offer = await getOfferById(target.offerId);
-  const switchTo = offer && request.switchTo ? switchablePlans(offer, target).find((p) => p.id === request.switchTo) : undefined;
-  if (offer && switchTo && target.stripeSubscriptionId) {
-    const flow = await switchFlow(stripe, offer, switchTo, target.stripeSubscriptionId);
-    const session = await stripe.billingPortal.sessions.create({
-      customer: target.stripeCustomerId,
-      return_url: returnUrl,
-      configuration: flow.configuration,
-      flow_data: {
-        type: "subscription_update_confirm",
-        subscription_update_confirm: { subscription: target.stripeSubscriptionId, items: [{ id: flow.itemId, price: flow.priceId, quantity: 1 }] },
-        after_completion: { type: "redirect", redirect: { return_url: returnUrl } },
-      },
-    });
-    return session.url;
-  }
-  const session = await stripe.billingPortal.sessions.create({ customer: target.stripeCustomerId, return_url: returnUrl });
+  const session = await stripe.billingPortal.sessions.create({ customer: target.stripeCustomerId, return_url: `${env.publicUrl}/profile` });
   return session.url;
 }
 
@@ -114,42 +105,14 @@ async function stripePrice(stripe: Stripe, offer: Offer, plan: OfferPlan, produc
   return created.id;
 }
 
-const configurations = new Map<string, string>();
-
-/** A portal configuration that allows switching between these prices (one per set of prices). */
-async function portalConfiguration(stripe: Stripe, product: string, prices: string[]): Promise<string> {
-  const key = `${product}:${[...prices].sort().join(",")}`.slice(0, 500);
-  const cached = configurations.get(key);
-  if (cached) return cached;
-  const existing = (await stripe.billingPortal.configurations.list({ active: true, limit: 100 })).data.find((c) => c.metadata?.glowcoach === key);
-  const id =
-    existing?.id ??
-    (
-      await stripe.billingPortal.configurations.create({
-        business_profile: { privacy_policy_url: `${env.publicUrl}/privacy-policy`, terms_of_service_url: `${env.publicUrl}/terms-of-service` },
-        features: {
-          invoice_history: { enabled: true },
-          payment_method_update: { enabled: true },
-          subscription_cancel: { enabled: true, mode: "at_period_end" },
-          subscription_update: { enabled: true, default_allowed_updates: ["price"], proration_behavior: "create_prorations", products: [{ product, prices }] },
-        },
-        metadata: { glowcoach: key },
-      })
-    ).id;
-  configurations.set(key, id);
-  return id;
-}
-
-async function switchFlow(stripe: Stripe, offer: Offer, to: OfferPlan, subscriptionId: string) {
+/** The subscription's item and the Stripe Price of the plan it switches to (created the first time). */
+async function switchTarget(stripe: Stripe, offer: Offer, to: OfferPlan, subscriptionId: string) {
   const product = await stripeProduct(stripe, offer);
-  const recurring = offer.plans.filter((plan) => intervalOf(plan.tier) !== null);
-  const prices = await Promise.all(recurring.map((plan) => stripePrice(stripe, offer, plan, product)));
-  const priceId = prices[recurring.findIndex((plan) => plan.id === to.id)];
-  const configuration = await portalConfiguration(stripe, product, prices);
+  const priceId = await stripePrice(stripe, offer, to, product);
   const subscription = await stripe.subscriptions.retrieve(subscriptionId);
   const itemId = subscription.items.data[0]?.id;
   if (!itemId) throw new Error(`subscription ${subscriptionId} has no item to switch`);
-  return { priceId, configuration, itemId };
+  return { priceId, itemId };
 }
 
 /** What the local test portal shows for one of the member's recurring entitlements. */
@@ -168,37 +131,162 @@ async function cancelAtPeriodEndLocally(userId: string, entitlementId: string | 
   return true;
 }
 
-/**
- * The local test portal's plan switch: the same entitlement moves to the other plan from now,
- * with a new period (as Stripe does when the billing interval changes).
- */
-export async function switchPlanLocally(userId: string, entitlementId: string | null, planId: string): Promise<OfferPlan | null> {
+/** One interval before `end` (a month or a year): the start of the period paid for. */
+function periodStartBefore(end: Date, interval: "month" | "year"): Date {
+  const start = new Date(end);
+  if (interval === "month") start.setUTCMonth(start.getUTCMonth() - 1);
+  else start.setUTCFullYear(start.getUTCFullYear() - 1);
+  return start;
+}
+
+/** What the switch page shows before the member confirms: the plans and what happens to the money. */
+export type SwitchPreview = {
+  entitlementId: string;
+  fromPlan: string;
+  toPlan: OfferPlan;
+  proration: Proration;
+  /** The money, in the member's words (the e-mail repeats them). */
+  lines: string[];
+  /** Stripe mode: the moment the preview was priced at; the switch is made at the same moment, so it costs what was shown. */
+  prorationDate: number | null;
+  testMode: boolean;
+};
+
+const NO_SUCH_SWITCH = "That plan can't be chosen here.";
+/** How long the switch page's price holds (Stripe's proration date): a page left open longer is priced again. */
+const PREVIEW_VALID_SECONDS = 15 * 60;
+const PROVIDER_DOWN = "We couldn't reach our payment provider, so your plan was not changed. Please try again in a few minutes.";
+
+/** The member's subscription, the offer and the plan it may switch to; null when any is not theirs or not allowed. */
+async function switchOf(userId: string, entitlementId: string, planId: string) {
   const target = await recurringEntitlement(userId, entitlementId);
-  if (!target) return null;
-  const offer = await getOfferById(target.offerId);
-  const plan = offer ? switchablePlans(offer, target).find((p) => p.id === planId) : undefined;
+  const offer = target ? await getOfferById(target.offerId) : null;
+  const plan = target && offer ? switchablePlans(offer, target).find((p) => p.id === planId) : undefined;
   const interval = plan ? intervalOf(plan.tier) : null;
-  if (!plan || !interval) return null;
+  return target && offer && plan && interval ? { target, offer, plan, interval } : null;
+}
+
+/**
+ * What switching one of the member's subscriptions to another plan of its offer does to the
+ * money already paid: Stripe's invoice preview for exactly that change (Stripe mode), or the
+ * test portal's reckoning of the unused time (localProration).
+ */
+export async function previewSwitch(userId: string, entitlementId: string, planId: string, pricedAt?: number): Promise<SwitchPreview | Refusal> {
+  const found = await switchOf(userId, entitlementId, planId);
+  if (!found) return refusal(404, NO_SUCH_SWITCH);
+  const { target, offer, plan } = found;
+  const stripe = stripeClient();
+  let proration: Proration;
+  let prorationDate: number | null = null;
+  if (stripe) {
+    if (!target.stripeCustomerId || !target.stripeSubscriptionId)
+      return refusal(409, "This subscription was bought in test mode: it can't be changed at Stripe.");
+    prorationDate = pricedAt ?? Math.floor(now().getTime() / 1000);
+    try {
+      const { priceId, itemId } = await switchTarget(stripe, offer, plan, target.stripeSubscriptionId);
+      const invoice = await stripe.invoices.createPreview({
+        customer: target.stripeCustomerId,
+        subscription: target.stripeSubscriptionId,
+        subscription_details: { items: [{ id: itemId, price: priceId }], proration_behavior: "create_prorations", proration_date: prorationDate },
+      });
+      proration = prorationFromInvoice({ total: invoice.total, currency: invoice.currency, lines: invoice.lines.data });
+    } catch (error) {
+      logger.error({ err: error }, `[billing] Stripe could not preview the switch of ${entitlementId}`);
+      return refusal(502, PROVIDER_DOWN);
+    }
+  } else {
+    if (!localTestPayments()) return refusal(404, NO_SUCH_SWITCH);
+    const currentInterval = target.tier ? intervalOf(target.tier) : null;
+    const periodEnd = target.currentPeriodEnd ? new Date(target.currentPeriodEnd) : now();
+    proration = localProration({
+      paidMinor: target.priceMinor,
+      periodStart: currentInterval ? periodStartBefore(periodEnd, currentInterval) : now(),
+      periodEnd,
+      at: now(),
+      newPriceMinor: plan.priceMinor,
+      currency: plan.currency,
+    });
+  }
+  const fromPlan = target.planName ?? "current plan";
+  return {
+    entitlementId: target.id,
+    fromPlan,
+    toPlan: plan,
+    proration,
+    lines: prorationLines(proration, fromPlan, plan.name),
+    prorationDate,
+    testMode: !stripe,
+  };
+}
+
+/**
+ * The switch the member confirmed: the same subscription moves to the other plan from now, with
+ * a new period. Stripe mode updates the subscription at Stripe with the preview's proration date
+ * (so it costs what the page said); the test portal appends the state itself. The e-mail says
+ * what happened to the money. Back to /profile with a toast.
+ */
+export async function confirmSwitch(member: { id: string; email: string }, entitlementId: string, planId: string, previewedAt?: number): Promise<Go | Refusal> {
+  // The moment the page was priced at, if it is recent: the switch then costs exactly what was
+  // shown. A made-up moment can shift the proration by a few minutes' worth at most.
+  const age = previewedAt === undefined ? Infinity : Math.floor(now().getTime() / 1000) - previewedAt;
+  const preview = await previewSwitch(member.id, entitlementId, planId, age >= 0 && age <= PREVIEW_VALID_SECONDS ? previewedAt : undefined);
+  if (isRefusal(preview)) return preview;
+  const found = await switchOf(member.id, entitlementId, planId);
+  if (!found) return refusal(404, NO_SUCH_SWITCH);
+  const { target, offer, plan, interval } = found;
+  const stripe = stripeClient();
   const at = now();
+  let periodEnd = addInterval(at, interval);
+  if (stripe && target.stripeSubscriptionId) {
+    try {
+      const { priceId, itemId } = await switchTarget(stripe, offer, plan, target.stripeSubscriptionId);
+      const updated = await stripe.subscriptions.update(target.stripeSubscriptionId, {
+        items: [{ id: itemId, price: priceId }],
+        proration_behavior: "create_prorations",
+        ...(preview.prorationDate ? { proration_date: preview.prorationDate } : {}),
+      });
+      const end = updated.items.data[0]?.current_period_end;
+      if (end) periodEnd = new Date(end * 1000);
+    } catch (error) {
+      logger.error({ err: error }, `[billing] Stripe refused the switch of ${entitlementId}`);
+      return refusal(502, PROVIDER_DOWN);
+    }
+  }
   await applyEntitlementChange(
     { id: target.id },
     {
       at,
-      reason: "portal:switch",
+      reason: stripe ? "stripe:switch" : "portal:switch",
       tier: plan.tier,
       planId: plan.id,
       planName: plan.name,
       priceMinor: plan.priceMinor,
       currency: plan.currency,
-      currentPeriodEnd: addInterval(at, interval),
+      currentPeriodEnd: periodEnd,
       cancelAtPeriodEnd: false,
     },
   );
-  return plan;
+  try {
+    const settings = await getSiteSettings();
+    await sendEmail({
+      to: member.email,
+      ...planSwitchEmail({
+        fromPlan: preview.fromPlan,
+        toPlan: plan.name,
+        money: preview.lines,
+        profileLink: `${env.publicUrl}/profile`,
+        brandName: settings.brandName,
+      }),
+    });
+  } catch (error) {
+    // The plan has changed either way: a failed e-mail is logged, not shown as a failed switch.
+    logger.error({ err: error }, `[billing] the switch e-mail for ${entitlementId} could not be sent`);
+  }
+  return go("/profile", [await toastHeader({ title: "Plan changed", description: `You're now on the ${plan.name}. ${preview.lines.at(-1) ?? ""}`.trim() })]);
 }
 
-/** What the local test portal's buttons ask for. */
-export type TestPortalChange = { intent: "switch"; planId: string } | { intent: "cancel" | "resume" };
+/** What the local test portal's buttons ask for (a switch goes through the switch page, confirmSwitch). */
+export type TestPortalChange = { intent: "cancel" | "resume" };
 
 const CANCELLED = { title: "Subscription cancelled", description: "You keep full access until the end of your paid period." };
 const RESUMED = { title: "Subscription resumed", description: "Your plan will renew as usual." };
@@ -207,13 +295,8 @@ const RESUMED = { title: "Subscription resumed", description: "Your plan will re
  * The local test portal's change to one of the member's subscriptions (or their first), then
  * back to the portal with a toast; a member with no such subscription goes to /profile.
  */
-export async function changeSubscriptionLocally(userId: string, entitlementId: string | null, change: TestPortalChange): Promise<Go | Refusal> {
+export async function changeSubscriptionLocally(userId: string, entitlementId: string | null, change: TestPortalChange): Promise<Go> {
   const back = `/billing/test-portal${entitlementId ? `?${new URLSearchParams({ entitlement: entitlementId })}` : ""}`;
-  if (change.intent === "switch") {
-    const plan = await switchPlanLocally(userId, entitlementId, change.planId);
-    if (!plan) return refusal(400, "That plan can't be chosen here.");
-    return go(back, [await toastHeader({ title: "Plan changed", description: `You're now on the ${plan.name}.` })]);
-  }
   const changed = await cancelAtPeriodEndLocally(userId, entitlementId, change.intent === "cancel");
   if (!changed) return go("/profile");
   return go(back, [await toastHeader(change.intent === "cancel" ? CANCELLED : RESUMED)]);

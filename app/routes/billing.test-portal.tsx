@@ -1,7 +1,8 @@
 /**
  * /billing/test-portal?entitlement=…: the local stand-in for Stripe's customer portal (no
- * STRIPE_SECRET_KEY). Shows one of the member's subscriptions, switches it to the offer's
- * other plan (monthly ↔ annual), and cancels it at the end of the paid period (or resumes it).
+ * STRIPE_SECRET_KEY). Shows one of the member's subscriptions, links to the switch page for
+ * the offer's other plan (monthly ↔ annual), and cancels it at the end of the paid period (or
+ * resumes it).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -11,10 +12,9 @@ import { displayPrice } from "~/payments/catalogue";
 import { PageId, TestPortalForm } from "~/payments/forms.server";
 import { changeSubscriptionLocally, testPortalView } from "~/payments/portal.server";
 import { localTestPayments } from "~/payments/stripe.server";
-import { parseForm, replyRefused } from "~/utils/form.server";
+import { parseForm } from "~/utils/form.server";
 import { formErrorsOf } from "~/utils/form-errors";
 import { notFound } from "~/utils/http.server";
-import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
 
@@ -48,8 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { submission, status } = await parseForm(request, TestPortalForm);
   if (submission.status !== "success") return data(submission.reply(), { status });
   const { entitlement, ...change } = submission.value;
-  const outcome = await changeSubscriptionLocally(user.id, entitlement ?? null, change);
-  return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
+  return goTo(await changeSubscriptionLocally(user.id, entitlement ?? null, change));
 }
 
 export default function TestPortal() {
@@ -86,16 +85,18 @@ export default function TestPortal() {
           <h2 id="switch-title" className="text-lg font-semibold">
             Change plan
           </h2>
-          <p className="mt-1 text-sm text-muted">Your subscription moves to the new plan today; you won't pay for two.</p>
+          <p className="mt-1 text-sm text-muted">
+            Your subscription moves to the new plan today; you won't pay for two. The next page shows what happens to what you paid.
+          </p>
           <div className="mt-3 grid gap-3">
             {view.switchTo.map((plan) => (
-              <Form key={plan.id} method="post">
-                <input type="hidden" name="entitlement" value={view.entitlementId} />
-                <input type="hidden" name="planId" value={plan.id} />
-                <button type="submit" name="intent" value="switch" className={view.suggested === plan.id ? "btn-primary w-full" : "btn-secondary w-full"}>
-                  Switch to {plan.name} – {plan.price}
-                </button>
-              </Form>
+              <Link
+                key={plan.id}
+                to={`/billing/switch?${new URLSearchParams({ entitlement: view.entitlementId, to: plan.id })}`}
+                className={view.suggested === plan.id ? "btn-primary w-full" : "btn-secondary w-full"}
+              >
+                Switch to {plan.name} – {plan.price}
+              </Link>
             ))}
           </div>
         </section>

@@ -21,6 +21,7 @@ import { getFunnelById, getPlan } from "~/content/content.server";
 import { ArrowRightIcon, CheckIcon } from "~/components/ui/icons";
 import { goalChoices } from "~/members/goals";
 import { subscriptionDetails } from "~/members/profile";
+import { billingRefunds } from "~/payments/refund.server";
 import { seo } from "~/utils/seo";
 import { pageMayBeStored } from "~/render/page-record.server";
 import { logger } from "~/utils/logger.server";
@@ -37,14 +38,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return [];
   });
   const paid = entitlements.filter((e) => e.subscribed);
+  // The money-back guarantee of each purchase (ADR 33): still open until a date, or ended; and the refunds made.
+  const refunds = await billingRefunds(
+    user.id,
+    user.timeZone,
+    paid.map((e) => e.id),
+  );
   const cards = paid.length
     ? await Promise.all(
-        paid.map(async (e) => ({ id: e.id, routinePlan: (await getPlan(e.routinePlanId))?.name ?? null, ...subscriptionDetails(e, user.timeZone) })),
+        paid.map(async (e) => ({
+          id: e.id,
+          routinePlan: (await getPlan(e.routinePlanId))?.name ?? null,
+          refund: refunds.standing.get(e.id) ?? null,
+          ...subscriptionDetails(e, user.timeZone),
+        })),
       )
-    : [{ id: null, routinePlan: null, ...subscriptionDetails(NOT_SUBSCRIBED, user.timeZone) }];
+    : [{ id: null, routinePlan: null, refund: null, ...subscriptionDetails(NOT_SUBSCRIBED, user.timeZone) }];
   const [reminder, goalFunnel] = await Promise.all([reminderSettings(user.id), getFunnelById("app-goal")]);
   const saved = new URL(request.url).searchParams.get("saved") === "reminder";
-  return { email: user.email, initial: initials(user.email).slice(0, 1), cards, reminder, timeZone: user.timeZone, saved, goals: goalChoices(goalFunnel) };
+  return {
+    email: user.email,
+    initial: initials(user.email).slice(0, 1),
+    cards,
+    refunded: refunds.refunded,
+    reminder,
+    timeZone: user.timeZone,
+    saved,
+    goals: goalChoices(goalFunnel),
+  };
 }
 
 /** Saves the reminder settings; from /home's one-tap offer it goes back there with a toast. */
@@ -89,7 +110,7 @@ function FieldError({ field }: { field: FieldMetadata<unknown> }) {
 }
 
 export default function Profile() {
-  const { email, initial, cards, reminder, timeZone, saved, goals } = useLoaderData<typeof loader>();
+  const { email, initial, cards, refunded, reminder, timeZone, saved, goals } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<FormInput<typeof ReminderForm>>({
     lastResult,
@@ -160,8 +181,37 @@ export default function Profile() {
               </Link>
             )}
           </div>
+          {card.refund?.kind === "open" ? (
+            <div className="mt-4 flex flex-col items-center gap-1 text-center text-sm sm:flex-row sm:justify-between sm:text-left">
+              <p className="text-muted">Money-back guarantee: a full refund until {card.refund.until}.</p>
+              <Link
+                to={`/billing/refund?${new URLSearchParams({ entitlement: card.id ?? "" })}`}
+                className="shrink-0 font-semibold text-rose-700 underline underline-offset-4 hover:text-ink"
+              >
+                Request a refund
+              </Link>
+            </div>
+          ) : card.refund?.kind === "ended" ? (
+            <p className="mt-4 text-center text-sm text-muted sm:text-left">{card.refund.text}</p>
+          ) : null}
         </section>
       ))}
+
+      {refunded.length ? (
+        <section className="card mt-8 p-5 sm:p-7" aria-labelledby="refunds-title">
+          <h2 id="refunds-title" className="text-xl font-semibold">
+            Refunds
+          </h2>
+          <ul className="mt-3 divide-y divide-line/70">
+            {refunded.map((refund) => (
+              <li key={refund.id} className="flex flex-col gap-0.5 py-3 sm:flex-row sm:items-baseline sm:justify-between sm:gap-4">
+                <p className="font-semibold">{refund.planName}</p>
+                <p className="text-muted">{refund.text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section className="card mt-8 p-5 sm:p-7" aria-labelledby="reminder-title">
         <h2 id="reminder-title" className="text-xl font-semibold">

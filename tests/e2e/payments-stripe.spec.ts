@@ -28,15 +28,21 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The code in the newest e-mail to `to` in the server's dev mailbox (this server has no SMTP). */
-function codeInMailbox(dataDir: string, to: string): string {
+/** The e-mails to `to` in the server's dev mailbox (this server has no SMTP), newest first. */
+function mailboxOf(dataDir: string, to: string): { to: string; subject: string; text: string }[] {
   const dir = path.join(dataDir, "mailbox");
-  const messages = fs
+  return fs
     .readdirSync(dir)
     .sort()
     .reverse()
-    .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { to: string; text: string });
-  const text = messages.find((message) => message.to === to)?.text ?? "";
+    .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { to: string; subject: string; text: string })
+    .filter((message) => message.to === to);
+}
+
+/** The code in the newest e-mail to `to` in the server's dev mailbox. */
+function codeInMailbox(dataDir: string, to: string): string {
+  const dir = path.join(dataDir, "mailbox");
+  const text = mailboxOf(dataDir, to)[0]?.text ?? "";
   const code = /sign-in page:\s*([A-Z0-9]{6})/.exec(text)?.[1];
   if (!code) throw new Error(`no sign-in code for ${to} in ${dir}`);
   return code;
@@ -58,6 +64,8 @@ async function startStripeModeServer(fake: FakeStripe): Promise<{ base: string; 
       STRIPE_API_HOST: "127.0.0.1",
       STRIPE_API_PORT: String(fake.port),
       STRIPE_API_PROTOCOL: "http",
+      // Refund windows are checked on a moved clock (X-Test-Clock-Offset-Ms).
+      TEST_CLOCK: "1",
     },
     stdio: "ignore",
   });
@@ -123,7 +131,9 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     });
     fake.customers.set(`cus_${sessionId}`, { id: `cus_${sessionId}`, object: "customer", email });
     expect((await webhook(base, "checkout.session.completed", session as never, "whsec_forged")).status).toBe(400);
-    expect((await webhook(base, "checkout.session.completed", session as never)).status).toBe(200);
+    // Paid two days ago (the event's time is the purchase's), so the refund window can be seen
+    // ending below while the sign-in (30 days) still holds.
+    expect((await webhook(base, "checkout.session.completed", session as never, WEBHOOK_SECRET, -2 * 86_400)).status).toBe(200);
     const periodEnd = Math.floor(Date.now() / 1000) + 365 * 86400;
     const subscription = {
       id: `sub_${sessionId}`,
@@ -155,29 +165,52 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     expect(portal.headers().location).toMatch(/^https:\/\/billing\.stripe\.com\//);
     expect(fake.portalRequests.at(-1)).toEqual({ customer: `cus_${sessionId}`, return_url: `${base}/profile` });
 
-    // The annual member chooses Monthly on the offer page: no checkout, but the portal's
-    // "confirm this change" page for the same subscription.
+    // The annual member chooses Monthly on the offer page: no checkout, but the switch page,
+    // which shows Stripe's preview of what happens to the $59 already paid before anything changes.
     fake.subscriptions.set(`sub_${sessionId}`, {
       id: `sub_${sessionId}`,
       object: "subscription",
       customer: `cus_${sessionId}`,
-      items: { object: "list", data: [{ id: `si_${sessionId}`, price: subscription.items.data[0].price }] },
+      items: {
+        object: "list",
+        data: [
+          { id: `si_${sessionId}`, price: subscription.items.data[0].price, current_period_start: subscription.start_date, current_period_end: periodEnd },
+        ],
+      },
     });
     const checkoutsBefore = fake.checkoutRequests.length;
     await page.goto(`${base}/subscribe`);
     await expect(page.getByText("You already have the Annual plan")).toBeVisible();
     await page.getByRole("article", { name: "Monthly Plan" }).getByRole("button", { name: "Switch to Monthly Plan" }).click();
-    await expect(page.getByRole("heading", { name: "Stripe customer portal (fake)" })).toBeVisible();
-    const flow = fake.portalRequests.at(-1)!;
-    expect(flow).toMatchObject({
+    await expect(page.getByRole("heading", { level: 1, name: "Change plan" })).toBeVisible();
+    const preview = fake.previewRequests.at(-1)!;
+    expect(preview).toMatchObject({
       customer: `cus_${sessionId}`,
-      "flow_data[type]": "subscription_update_confirm",
-      "flow_data[subscription_update_confirm][subscription]": `sub_${sessionId}`,
-      "flow_data[subscription_update_confirm][items][0][id]": `si_${sessionId}`,
+      subscription: `sub_${sessionId}`,
+      "subscription_details[items][0][id]": `si_${sessionId}`,
+      "subscription_details[proration_behavior]": "create_prorations",
     });
-    const monthly = fake.prices.get(flow["flow_data[subscription_update_confirm][items][0][price]"])!;
+    const monthly = fake.prices.get(preview["subscription_details[items][0][price]"])!;
     expect(monthly).toMatchObject({ unit_amount: 999, recurring: { interval: "month" } });
-    // The member confirms; Stripe updates the same subscription and tells us.
+    await expect(page.getByText(/^The unused time on your Annual Plan is worth \$5[89](\.\d\d)?: it becomes a credit on your account\.$/)).toBeVisible();
+    await expect(
+      page.getByText("Your first period of the Monthly Plan ($9.99) is paid from that credit today: nothing is charged to your card."),
+    ).toBeVisible();
+    await expect(
+      page.getByText(/^The \$4[89]\.\d\d of credit left pays your next bills before your card is charged again\. Nothing is refunded to your card\.$/),
+    ).toBeVisible();
+    await expect(page.getByRole("definition").filter({ hasText: /^\$0$/ })).toBeVisible();
+    const creditLine = (await page.getByText(/^The unused time on your Annual Plan/).textContent())!;
+    await page.getByRole("button", { name: "Switch to Monthly Plan" }).click();
+    await expect(page).toHaveURL(`${base}/profile`);
+    // Made at Stripe at the moment the preview was priced, so it costs what the page said.
+    expect(fake.subscriptionUpdates.at(-1)).toMatchObject({
+      id: `sub_${sessionId}`,
+      fields: { "items[0][id]": `si_${sessionId}`, "items[0][price]": monthly.id, proration_date: preview["subscription_details[proration_date]"] },
+    });
+    const switchMail = mailboxOf(dataDir, email).find((m) => m.subject === "You're now on the Monthly Plan");
+    expect(switchMail?.text).toContain(creditLine);
+    // Stripe tells us about the same subscription's change too.
     const switched = {
       ...subscription,
       items: {
@@ -200,6 +233,46 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     expect(fake.checkoutRequests.length).toBe(checkoutsBefore);
     await page.goto(`${base}/subscribe`);
     await expect(page.getByText("You already have the Monthly plan")).toBeVisible();
+
+    // The refund the offer promised: 30 days from the annual purchase, whatever plan it is on now.
+    // Twenty-nine days on (31 days after the purchase) the window has ended: no button, and a forged request reaches no refund.
+    await page.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(29 * 86_400_000) });
+    await page.goto(`${base}/profile`);
+    await expect(page.getByText(/^The 30-day refund window ended on \w+ \d+, \d{4}\.$/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Request a refund" })).toHaveCount(0);
+    const late = await page.request.post(`${base}/billing/refund`, {
+      form: { entitlement: owned[0].id },
+      maxRedirects: 0,
+      headers: { "X-Test-Clock-Offset-Ms": String(29 * 86_400_000) },
+    });
+    expect(late.status()).toBe(403);
+    expect(fake.refundRequests).toHaveLength(0);
+    await page.setExtraHTTPHeaders({});
+
+    // Inside it: the $59 payment is refunded at Stripe (once, by key) and the subscription ends.
+    fake.invoicePayments.set(`in_${sessionId}`, `pi_${sessionId}`);
+    session.invoice = `in_${sessionId}`;
+    await page.goto(`${base}/profile`);
+    await page.getByRole("link", { name: "Request a refund" }).click();
+    await expect(page.getByText("Test mode — no real charge")).toHaveCount(0);
+    await page.getByRole("button", { name: "Refund $59 and end my access" }).click();
+    await expect(page).toHaveURL(`${base}/profile`);
+    await expect(page.getByText(/^Refunded \$59 on \w+ \d+, \d{4}\.$/)).toBeVisible();
+    expect(fake.refundRequests).toHaveLength(1);
+    expect(fake.refundRequests[0]).toMatchObject({
+      fields: { payment_intent: `pi_${sessionId}`, amount: "5900", reason: "requested_by_customer" },
+      idempotencyKey: `glowcoach-refund-${owned[0].id}`,
+    });
+    expect(fake.cancelledSubscriptions.map((c) => c.id)).toEqual([`sub_${sessionId}`]);
+    expect(mailboxOf(dataDir, email).find((m) => m.subject === "Your refund of $59")?.text).toContain("Your access to Clear & Healthy Skin has ended.");
+    const again = await page.request.post(`${base}/billing/refund`, { form: { entitlement: owned[0].id }, maxRedirects: 0 });
+    expect(again.status()).toBe(409);
+    expect(fake.refundRequests).toHaveLength(1);
+    // Stripe's own news about the cancelled subscription arrives: the refund stays the last word.
+    expect((await webhook(base, "customer.subscription.deleted", { ...switched, status: "canceled" }, WEBHOOK_SECRET, 10)).status).toBe(200);
+    expect(await entitlementsOf(await userIdOf(email, dataDir), dataDir)).toMatchObject([{ id: owned[0].id, status: "refunded" }]);
+    await page.goto(`${base}/subscribe`);
+    await expect(page.getByText("You already have the Monthly plan")).toHaveCount(0);
 
     if (jsEnabled(testInfo)) {
       // A checkout Stripe refuses: the catalogue's toast, and the page stays.

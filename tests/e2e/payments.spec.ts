@@ -1,8 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
-import { entitlementsOf, userIdOf } from "./members-helpers";
-import { rows as query } from "./test-db";
+import crypto from "node:crypto";
+import { entitlementsOf, seedEntitlement, userIdOf } from "./members-helpers";
+import { rows as query, run } from "./test-db";
 
 async function creaseQuizToResult(page: Page) {
   await page.goto("/crease-crisis");
@@ -204,12 +205,31 @@ test.describe("offers and payments", () => {
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expect(page.getByText("Access ends")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
-    // A switch to a plan this subscription can't have (a tampered page) is refused on the page.
-    await page.locator("input[name=planId]").evaluate((input: HTMLInputElement) => (input.value = "lifetime"));
-    await page.getByRole("button", { name: /^Switch to Annual Plan/ }).click();
-    await expect(page.getByText("That plan can't be chosen here.")).toBeVisible();
     // A new state, the purchase kept in the history.
     expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, cancelAtPeriodEnd: true, status: "active", states: 2 }]);
+    // A switch to a plan this subscription can't have (a tampered address) is refused, and changes nothing.
+    const tampered = await page.goto(`/billing/switch?entitlement=${row.id}&to=lifetime`);
+    expect(tampered?.status()).toBe(404);
+    await expect(page.getByText("That plan can't be chosen here.")).toBeVisible();
+    const forged = await page.request.post("/billing/switch", { form: { entitlement: row.id, planId: "lifetime" }, maxRedirects: 0 });
+    expect(forged.status()).toBe(404);
+
+    // Switching to annual: before confirming, what happens to the $9.99 already paid this month.
+    await page.goto(`/billing/test-portal?entitlement=${row.id}`);
+    await page.getByRole("link", { name: "Switch to Annual Plan – $59/year" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Change plan" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "What happens to what you paid" })).toBeVisible();
+    await expect(page.getByText(/^The unused time on your Monthly Plan is worth \$9\.\d\d: it becomes a credit on your account\.$/)).toBeVisible();
+    await expect(page.getByText(/^Today you pay \$49\.\d\d for the Annual Plan: \$59 less your credit\.$/)).toBeVisible();
+    const moneyLine = (await page.getByText(/^Today you pay/).textContent())!;
+    const switchedAfter = new Date();
+    await page.getByRole("button", { name: "Switch to Annual Plan" }).click();
+    await expect(page).toHaveURL("/profile");
+    await expect(page.getByText("Plan changed")).toBeVisible();
+    const confirmation = await waitForEmail(E2E_MAIL_DIR, email, { after: switchedAfter });
+    expect(confirmation.subject).toBe("You're now on the Annual Plan");
+    expect(confirmation.text).toContain(moneyLine);
+    expect(await entitlementsOf(await userIdOf(email))).toMatchObject([{ id: row.id, tier: "annual", planId: "annual", status: "active", states: 3 }]);
   });
 
   test("the makeup-prep offer charges what it shows, and a signed-in buyer's e-mail is fixed @no-js", async ({ page }, testInfo) => {
@@ -248,6 +268,80 @@ test.describe("offers and payments", () => {
     expect(portal.status()).toBe(303);
     expect(portal.headers().location).toBe("/profile");
     expect((await page.request.get("/billing/test-portal", { maxRedirects: 0 })).headers().location).toBe("/profile");
+  });
+
+  test("refunds: the window each offer promises, claimed from the billing page; none after it; never twice or for someone else @no-js @phone", async ({
+    page,
+    context,
+  }, testInfo) => {
+    // The crease-free offer promises 14 days; the Terms list every product's window.
+    await page.goto("/terms-of-service");
+    await expect(page.getByText("Crease-Free Makeup Routine: 14 days from your purchase.")).toBeVisible();
+    await expect(page.getByText("Clear & Healthy Skin, Annual Plan: 30 days from your purchase.")).toBeVisible();
+    await expect(page.getByText(/within 7 days of your first purchase/)).toHaveCount(0);
+
+    await page.goto("/sales");
+    await page.getByRole("button", { name: "Get My Personalized Routine" }).click();
+    const email = buyer(testInfo.project.name, "refund");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+    await confirmByCode(page, email);
+    const userId = await userIdOf(email);
+    const [bought] = await entitlementsOf(userId);
+
+    // Fifteen days later the 14-day window has ended: no button, the date it ended, and a forged request changes nothing.
+    await context.setExtraHTTPHeaders({ "X-Test-Clock-Offset-Ms": String(15 * 86_400_000) });
+    await page.goto("/profile");
+    await expect(page.getByText(/^The 14-day refund window ended on \w+ \d+, \d{4}\.$/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Request a refund" })).toHaveCount(0);
+    const late = await page.request.post("/billing/refund", { form: { entitlement: bought.id }, maxRedirects: 0 });
+    expect(late.status()).toBe(403);
+    expect(await late.text()).toContain("The 14-day refund window ended on");
+    expect(await entitlementsOf(userId)).toMatchObject([{ id: bought.id, status: "active", states: 1 }]);
+    await context.setExtraHTTPHeaders({});
+
+    // Inside the window: the billing page offers it, a confirmation says what happens, and the refund is made.
+    await page.goto("/profile");
+    await expect(page.getByText(/^Money-back guarantee: a full refund until \w+ \d+, \d{4}\.$/)).toBeVisible();
+    await page.getByRole("link", { name: "Request a refund" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Request a refund" })).toBeVisible();
+    await expect(page.getByText("Test mode — no real charge")).toBeVisible();
+    await expect(page.getByText("Your access to Crease-Free Makeup ends as soon as the refund is made.")).toBeVisible();
+    const sentAfter = new Date();
+    await page.getByRole("button", { name: "Refund $29.99 and end my access" }).click();
+    await expect(page).toHaveURL("/profile");
+    await expect(page.getByText("Refund made")).toBeVisible();
+    await expect(page.getByText(/^Refunded \$29\.99 on \w+ \d+, \d{4}\.$/)).toBeVisible();
+    const mail = await waitForEmail(E2E_MAIL_DIR, email, { after: sentAfter });
+    expect(mail.subject).toBe("Your refund of $29.99");
+    expect(mail.text).toContain("Your access to Crease-Free Makeup has ended.");
+    // The purchase and the refund, in the history; the plan is closed again.
+    expect(await entitlementsOf(userId)).toMatchObject([{ id: bought.id, status: "refunded", states: 2 }]);
+    await page.goto("/plan/crease-free");
+    await expect(page).toHaveURL("/sales");
+
+    // A second submit (double click, back button) refunds nothing more.
+    const again = await page.request.post("/billing/refund", { form: { entitlement: bought.id }, maxRedirects: 0 });
+    expect(again.status()).toBe(409);
+    expect(await query('SELECT "id" FROM "Refund" WHERE "entitlementId" = ?', bought.id)).toHaveLength(1);
+    expect(await entitlementsOf(userId)).toMatchObject([{ status: "refunded", states: 2 }]);
+
+    // Another member's purchase is not found from this account.
+    const otherId = crypto.randomUUID();
+    await run(
+      `INSERT INTO "User" ("id","email","role","timeZone","createdAt") VALUES (?,?,?,?,?)`,
+      otherId,
+      buyer(testInfo.project.name, "other"),
+      "user",
+      "UTC",
+      new Date(),
+    );
+    const { entitlementId: theirs } = await seedEntitlement(otherId, { tier: "single_payment", routinePlanId: "crease-free", startedAt: new Date() });
+    const foreign = await page.request.post("/billing/refund", { form: { entitlement: theirs }, maxRedirects: 0 });
+    expect(foreign.status()).toBe(404);
+    expect((await page.request.get(`/billing/refund?entitlement=${theirs}`)).status()).toBe(404);
+    expect(await entitlementsOf(otherId)).toMatchObject([{ status: "active", states: 1 }]);
   });
 
   test("the countdown keeps its deadline across reloads @no-js", async ({ page }, testInfo) => {

@@ -313,11 +313,13 @@ test.describe("one purchase per product", () => {
     expect(await stale.text()).toContain("You already have the Annual plan");
     expect(await checkoutSessionsOf(userId)).toBe(sessionsBefore);
 
-    // Switching is done in the billing portal.
+    // Switching is confirmed on the switch page, after it says what happens to the money paid (ADR 33).
     await page.getByRole("article", { name: "Monthly Plan" }).getByRole("button", { name: "Switch to Monthly Plan" }).click();
-    await expect(page).toHaveURL(new RegExp(`/billing/test-portal\\?entitlement=${entitlementId}&switchTo=monthly$`));
+    await expect(page).toHaveURL(new RegExp(`/billing/switch\\?entitlement=${entitlementId}&to=monthly$`));
     await expect(page.getByText("Test mode — no real charge")).toBeVisible();
-    await page.getByRole("button", { name: "Switch to Monthly Plan – $9.99/month" }).click();
+    await expect(page.getByRole("heading", { name: "What happens to what you paid" })).toBeVisible();
+    await page.getByRole("button", { name: "Switch to Monthly Plan" }).click();
+    await expect(page).toHaveURL("/profile");
     await expect(page.getByText("Monthly Plan", { exact: true })).toBeVisible();
     if (jsEnabled(testInfo)) await expect(page.getByRole("status").filter({ hasText: "Plan changed" })).toBeVisible();
 

@@ -107,7 +107,8 @@ test.describe("legal pages", () => {
     await expect(page).toHaveURL("/terms-of-service");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terms of Service");
     for (const fact of [
-      "full refund within 7 days of your first purchase",
+      "you can have a full refund from your profile (Request a refund)",
+      "Crease-Free Makeup Routine: 14 days from your purchase.",
       "Refunds take 5-10 business days",
       "at least 30 days before the new price applies",
       "Monthly and annual plans auto-renew",

@@ -1,8 +1,10 @@
 /**
  * A small local stand-in for the Stripe API, for the real `stripe` SDK pointed at it with
  * STRIPE_API_HOST/PORT/PROTOCOL: checkout sessions, customers, subscriptions (as a test
- * sets them up), products and prices, billing portal configurations and sessions. It
- * records what the app asked for, so tests can check the exact amounts sent.
+ * sets them up; updated and cancelled by the app), products and prices, billing portal
+ * configurations and sessions, invoice payments, refunds (idempotent by key, as Stripe's) and
+ * invoice previews of a plan switch (prorated by time, as Stripe does). It records what the
+ * app asked for, so tests can check the exact amounts sent.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,6 +24,19 @@ export type FakeCheckoutSession = {
   metadata: Record<string, string>;
   success_url: string;
   cancel_url: string;
+  /** A paid subscription checkout's first invoice (the test sets it, with invoicePayments). */
+  invoice?: string | null;
+};
+
+type FakeSubscription = {
+  id: string;
+  object: "subscription";
+  customer: string;
+  status?: string;
+  items: {
+    object: "list";
+    data: { id: string; price: Record<string, unknown>; current_period_start?: number; current_period_end?: number }[];
+  };
 };
 
 export type FakeStripe = {
@@ -32,10 +47,20 @@ export type FakeStripe = {
   customers: Map<string, { id: string; object: "customer"; email: string }>;
   portalRequests: Record<string, string>[];
   /** Subscriptions the test has "created" at Stripe (retrieved by the app for a plan switch). */
-  subscriptions: Map<
-    string,
-    { id: string; object: "subscription"; customer: string; items: { object: "list"; data: { id: string; price: Record<string, unknown> }[] } }
-  >;
+  subscriptions: Map<string, FakeSubscription>;
+  /** Invoice id → the PaymentIntent that paid it (GET /v1/invoice_payments). */
+  invoicePayments: Map<string, string>;
+  /** Each POST /v1/refunds: its fields and Idempotency-Key. */
+  refundRequests: { fields: Record<string, string>; idempotencyKey: string | null }[];
+  /** Refunds made, by id (one per idempotency key). */
+  refunds: Map<string, { id: string; object: "refund"; payment_intent: string; amount: number; status: "succeeded"; metadata: Record<string, string> }>;
+  /** Subscriptions the app cancelled (DELETE /v1/subscriptions/:id), with the fields sent. */
+  cancelledSubscriptions: { id: string; fields: Record<string, string> }[];
+  /** Each POST /v1/invoices/create_preview and POST /v1/subscriptions/:id (a switch), flat fields. */
+  previewRequests: Record<string, string>[];
+  subscriptionUpdates: { id: string; fields: Record<string, string> }[];
+  /** Make the next refund fail with a Stripe error. */
+  failNextRefund: boolean;
   products: Map<string, { id: string; object: "product"; name: string; metadata: Record<string, string> }>;
   prices: Map<
     string,
@@ -81,7 +106,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     prices: new Map(),
     portalConfigurations: new Map(),
     failNextCheckout: false,
+    invoicePayments: new Map(),
+    refundRequests: [],
+    refunds: new Map(),
+    cancelledSubscriptions: [],
+    previewRequests: [],
+    subscriptionUpdates: [],
+    failNextRefund: false,
   } as unknown as FakeStripe;
+  const refundsByKey = new Map<string, string>();
+  const DAY = 86_400;
+  const periodSeconds = (interval: unknown) => (interval === "year" ? 365 * DAY : 30 * DAY);
   const notFound = (what: string) => ({ error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` } });
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -134,6 +169,89 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (req.method === "GET" && subscriptionMatch) {
       const subscription = fake.subscriptions.get(subscriptionMatch[1]);
       return subscription ? send(200, subscription) : send(404, notFound("subscription"));
+    }
+    if (req.method === "DELETE" && subscriptionMatch) {
+      const subscription = fake.subscriptions.get(subscriptionMatch[1]);
+      if (!subscription) return send(404, notFound("subscription"));
+      const query = Object.fromEntries(url.searchParams);
+      fake.cancelledSubscriptions.push({ id: subscription.id, fields: { ...query, ...fields } });
+      subscription.status = "canceled";
+      return send(200, subscription);
+    }
+    if (req.method === "POST" && subscriptionMatch) {
+      // A plan switch: the item moves to the new price and, the interval changing, a new period starts now.
+      const subscription = fake.subscriptions.get(subscriptionMatch[1]);
+      if (!subscription) return send(404, notFound("subscription"));
+      fake.subscriptionUpdates.push({ id: subscription.id, fields });
+      const price = fake.prices.get(fields["items[0][price]"]);
+      const item = subscription.items.data.find((i) => i.id === fields["items[0][id]"]);
+      if (!price || !item) return send(400, { error: { type: "invalid_request_error", message: "No such price or item" } });
+      const start = Math.floor(Date.now() / 1000);
+      Object.assign(item, { price, current_period_start: start, current_period_end: start + periodSeconds(price.recurring?.interval) });
+      return send(200, subscription);
+    }
+    if (req.method === "POST" && url.pathname === "/v1/invoices/create_preview") {
+      fake.previewRequests.push(fields);
+      const subscription = fake.subscriptions.get(fields.subscription);
+      const item = subscription?.items.data.find((i) => i.id === fields["subscription_details[items][0][id]"]);
+      const next = fake.prices.get(fields["subscription_details[items][0][price]"]);
+      if (!subscription || !item || !next) return send(400, { error: { type: "invalid_request_error", message: "No such subscription, item or price" } });
+      const paid = Number(item.price.unit_amount);
+      const end = item.current_period_end ?? 0;
+      const start = item.current_period_start ?? end - periodSeconds((item.price.recurring as { interval?: string } | undefined)?.interval);
+      const at = Number(fields["subscription_details[proration_date]"] ?? Math.floor(Date.now() / 1000));
+      const credit = Math.round((paid * Math.max(0, end - at)) / Math.max(1, end - start));
+      const lines = [
+        { object: "line_item", amount: -credit, currency: next.currency, description: "Unused time on the current plan" },
+        { object: "line_item", amount: next.unit_amount, currency: next.currency, description: "The new plan" },
+      ];
+      const total = next.unit_amount - credit;
+      return send(200, {
+        object: "invoice",
+        customer: fields.customer,
+        currency: next.currency,
+        total,
+        amount_due: Math.max(0, total),
+        lines: { object: "list", data: lines, has_more: false, url: "/v1/invoices/upcoming/lines" },
+      });
+    }
+    if (req.method === "GET" && url.pathname === "/v1/invoice_payments") {
+      const invoice = url.searchParams.get("invoice") ?? "";
+      const intent = fake.invoicePayments.get(invoice);
+      const data = intent
+        ? [
+            {
+              id: `inpay_${invoice}`,
+              object: "invoice_payment",
+              invoice,
+              status: "paid",
+              is_default: true,
+              payment: { type: "payment_intent", payment_intent: intent },
+            },
+          ]
+        : [];
+      return send(200, { object: "list", data, has_more: false, url: "/v1/invoice_payments" });
+    }
+    if (req.method === "POST" && url.pathname === "/v1/refunds") {
+      const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
+      fake.refundRequests.push({ fields, idempotencyKey });
+      if (fake.failNextRefund) {
+        fake.failNextRefund = false;
+        return send(400, { error: { type: "invalid_request_error", message: "This charge cannot be refunded" } });
+      }
+      const again = idempotencyKey ? refundsByKey.get(idempotencyKey) : undefined;
+      if (again) return send(200, fake.refunds.get(again));
+      const refund = {
+        id: `re_${++counter}`,
+        object: "refund" as const,
+        payment_intent: fields.payment_intent,
+        amount: Number(fields.amount),
+        status: "succeeded" as const,
+        metadata: metadataOf(fields),
+      };
+      fake.refunds.set(refund.id, refund);
+      if (idempotencyKey) refundsByKey.set(idempotencyKey, refund.id);
+      return send(200, refund);
     }
     const productMatch = /^\/v1\/products\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && productMatch) {

@@ -148,10 +148,13 @@ describe("page content documents", () => {
     }
   });
 
-  it("the terms state the refund (7 days, paid in 5-10 business days), 30 days' notice of price changes, auto-renewal and cancellation at period end; the privacy policy the 30-day deletion", () => {
+  it("the terms state the refund (each plan's window, listed from the offers; paid in 5-10 business days), 30 days' notice of price changes, auto-renewal and cancellation at period end; the privacy policy the 30-day deletion", () => {
     const text = (id: string) => JSON.stringify(LegalPage.parse(doc(id)).sections);
     const terms = text("page-terms-of-service");
-    expect(terms).toContain("full refund within 7 days of your first purchase");
+    // The windows themselves are the offers' (ADR 33): the Terms hold only where the list goes.
+    expect(terms).toContain("you can have a full refund from your profile (Request a refund)");
+    expect(terms).toContain('"{refundWindows}"');
+    expect(terms).not.toMatch(/\d+ days of your first purchase/);
     expect(terms).toContain("5-10 business days");
     expect(terms).toContain("at least 30 days before the new price applies");
     expect(terms).toContain("auto-renew");

@@ -1,7 +1,7 @@
 /** The billing portal forms, read as a page (or a tampered request) posts them. */
 import { describe, expect, it } from "vitest";
 import type { $ZodType } from "zod/v4/core";
-import { PortalForm, TestPortalForm } from "~/payments/forms.server";
+import { PortalForm, SwitchForm, TestPortalForm } from "~/payments/forms.server";
 import { parseForm } from "~/utils/form.server";
 
 async function read(schema: $ZodType, body: string, contentType = "application/x-www-form-urlencoded") {
@@ -27,17 +27,16 @@ describe("'Manage Subscription' and 'Switch to …'", () => {
 });
 
 describe("the local test portal's buttons", () => {
-  it("reads a switch with its plan, a cancel and a resume", async () => {
-    expect(await read(TestPortalForm, "intent=switch&entitlement=ent_1&planId=annual")).toEqual({
-      value: { intent: "switch", entitlement: "ent_1", planId: "annual" },
-    });
+  it("reads a cancel and a resume; a switch is the switch page's form", async () => {
+    expect(await read(SwitchForm, "entitlement=ent_1&planId=annual")).toEqual({ value: { entitlement: "ent_1", planId: "annual" } });
     expect(await read(TestPortalForm, "intent=cancel&entitlement=ent_1")).toEqual({ value: { intent: "cancel", entitlement: "ent_1" } });
     expect(await read(TestPortalForm, "intent=resume")).toEqual({ value: { intent: "resume" } });
   });
 
-  it("refuses other buttons, and a switch without a plan", async () => {
+  it("refuses other buttons (a switch among them), and a switch without a plan", async () => {
     expect(await read(TestPortalForm, "intent=delete&entitlement=ent_1")).toEqual({ status: 400, error: { "": [FROM_PAGE] } });
     expect(await read(TestPortalForm, "entitlement=ent_1")).toEqual({ status: 400, error: { "": [FROM_PAGE] } });
-    expect(await read(TestPortalForm, "intent=switch&entitlement=ent_1")).toEqual({ status: 400, error: { planId: ["That plan can't be chosen here."] } });
+    expect(await read(TestPortalForm, "intent=switch&entitlement=ent_1&planId=annual")).toEqual({ status: 400, error: { "": [FROM_PAGE] } });
+    expect(await read(SwitchForm, "entitlement=ent_1")).toMatchObject({ status: 400, error: { planId: [expect.any(String)] } });
   });
 });

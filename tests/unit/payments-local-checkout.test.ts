@@ -8,7 +8,11 @@ import { isGo, type Go } from "~/utils/outcome";
 import { db } from "~/utils/db.server";
 import { allCurrentStates, entitlementHistory, entitlementsOf } from "~/billing/entitlements.server";
 import { activeSubscriptions } from "~/admin/metrics";
-import { changeSubscriptionLocally, switchPlanLocally } from "~/payments/portal.server";
+import { changeSubscriptionLocally, confirmSwitch, previewSwitch } from "~/payments/portal.server";
+import { requestRefund } from "~/payments/refund.server";
+import { applyEntitlementChange } from "~/billing/entitlements.server";
+import { listMessages, mailboxDir } from "~/email/dev-mailbox.server";
+import { displayPrice } from "~/payments/catalogue";
 
 async function localCheckout(path: string, planId: string, visitorId: string) {
   const offer = (await getOfferByPath(path))!;
@@ -207,11 +211,33 @@ describe("one purchase per product, and history instead of overwriting", () => {
     const [annual] = await entitlementsOf(member.id);
 
     const countsBefore = activeSubscriptions(await allCurrentStates(), new Date());
-    expect(await switchPlanLocally(member.id, annual.id, "annual")).toBeNull(); // already on it
-    expect(await switchPlanLocally(member.id, annual.id, "lifetime")).toBeNull(); // not a plan of this offer
+    const refused = { refused: true, status: 404, message: "That plan can't be chosen here." };
+    expect(await previewSwitch(member.id, annual.id, "annual")).toEqual(refused); // already on it
+    expect(await confirmSwitch(member, annual.id, "lifetime")).toEqual(refused); // not a plan of this offer
     const stranger = (await completeSignIn({ email: `stranger-${Date.now()}@example.com`, proof: "email-link" })).user;
-    expect(await switchPlanLocally(stranger.id, annual.id, "monthly")).toBeNull(); // not theirs
-    expect((await switchPlanLocally(member.id, annual.id, "monthly"))?.id).toBe("monthly");
+    expect(await confirmSwitch(stranger, annual.id, "monthly")).toEqual(refused); // not theirs
+    expect(await entitlementHistory(annual.id)).toHaveLength(1);
+
+    // Before confirming: the $59 just paid is almost all unused; it pays the first month and the rest is credit.
+    const preview = await previewSwitch(member.id, annual.id, "monthly");
+    if ("refused" in preview) throw new Error(preview.message);
+    expect(preview.proration).toMatchObject({ chargeMinor: 999, dueNowMinor: 0, currency: "usd" });
+    expect(preview.proration.creditMinor).toBeGreaterThan(5890);
+    expect(preview.proration.creditLeftMinor).toBe(preview.proration.creditMinor - 999);
+    const credit = displayPrice(preview.proration.creditMinor);
+    const left = displayPrice(preview.proration.creditLeftMinor);
+    expect(preview.lines).toEqual([
+      `The unused time on your Annual Plan is worth ${credit}: it becomes a credit on your account.`,
+      "Your first period of the Monthly Plan ($9.99) is paid from that credit today: nothing is charged to your card.",
+      `The ${left} of credit left pays your next bills before your card is charged again. Nothing is refunded to your card.`,
+    ]);
+    expect(await confirmSwitch(member, annual.id, "monthly")).toMatchObject({ go: "/profile", cookies: [expect.stringMatching(/^gc_toast=/)] });
+    // The confirmation e-mail says what happened to the money.
+    const mails = (await listMessages(mailboxDir(process.env.DATA_DIR!), 1000)).filter(
+      (m) => m.to === member.email && m.subject === "You're now on the Monthly Plan",
+    );
+    expect(mails).toHaveLength(1);
+    for (const line of preview.lines) expect(mails[0].text).toContain(line);
 
     const after = await entitlementsOf(member.id);
     expect(after).toHaveLength(1);
@@ -239,11 +265,6 @@ describe("one purchase per product, and history instead of overwriting", () => {
     const [monthly] = await entitlementsOf(member.id);
     const back = `/billing/test-portal?entitlement=${monthly.id}`;
 
-    expect(await changeSubscriptionLocally(member.id, monthly.id, { intent: "switch", planId: "lifetime" })).toEqual({
-      refused: true,
-      status: 400,
-      message: "That plan can't be chosen here.",
-    });
     const cancelled = await changeSubscriptionLocally(member.id, monthly.id, { intent: "cancel" });
     expect(cancelled).toMatchObject({ go: back, cookies: [expect.stringMatching(/^gc_toast=/)] });
     expect((await entitlementsOf(member.id))[0]).toMatchObject({ id: monthly.id, cancelAtPeriodEnd: true });
@@ -254,5 +275,27 @@ describe("one purchase per product, and history instead of overwriting", () => {
     const stranger = (await completeSignIn({ email: `portal-stranger-${Date.now()}@example.com`, proof: "email-link" })).user;
     expect(await changeSubscriptionLocally(stranger.id, monthly.id, { intent: "cancel" })).toEqual({ go: "/profile", cookies: [] });
     expect((await entitlementsOf(member.id))[0]).toMatchObject({ cancelAtPeriodEnd: false });
+  });
+
+  it("a refund is the last word: over an event stamped a moment later, and over any news after it", async () => {
+    const member = (await completeSignIn({ email: `refund-last-${Date.now()}@example.com`, proof: "email-link" })).user;
+    const offer = (await getOfferByPath("/subscribe"))!;
+    const started = await startCheckout({ offer, planId: "annual", user: member, visitorId: "visitor-refund-last", cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    await completeLocalCheckout({ id: started.url.split("/").pop()!, visitorId: "visitor-refund-last", user: member, email: member.email });
+    const [annual] = await entitlementsOf(member.id);
+    // A subscription event dated a few seconds ahead of this server's clock arrived first.
+    await applyEntitlementChange({ id: annual.id }, { at: new Date(Date.now() + 5_000), reason: "stripe:customer.subscription.updated", status: "active" });
+    expect(await requestRefund(member, annual.id)).toMatchObject({ go: "/profile" });
+    expect(await entitlementsOf(member.id)).toMatchObject([{ id: annual.id, status: "refunded", subscribed: false }]);
+    // Later news (the cancellation, a late renewal) is kept in the history but gives no access back.
+    await applyEntitlementChange({ id: annual.id }, { at: new Date(Date.now() + 60_000), reason: "stripe:invoice.paid", status: "active" });
+    expect(await entitlementsOf(member.id)).toMatchObject([{ id: annual.id, status: "refunded", subscribed: false }]);
+    expect((await entitlementHistory(annual.id)).map((h) => [h.reason, h.status])).toEqual([
+      ["purchase", "active"],
+      ["stripe:customer.subscription.updated", "active"],
+      ["refund:local", "refunded"],
+      ["stripe:invoice.paid", "refunded"],
+    ]);
   });
 });

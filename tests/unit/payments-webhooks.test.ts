@@ -20,7 +20,8 @@ process.env.STRIPE_API_PROTOCOL = "http";
 // Imported after the environment is set: env.server.ts reads it once.
 const { startCheckout } = await import("~/payments/checkout.server");
 const { handleStripeWebhook } = await import("~/payments/webhooks.server");
-const { openBillingPortal } = await import("~/payments/portal.server");
+const { confirmSwitch, openBillingPortal, previewSwitch } = await import("~/payments/portal.server");
+const { requestRefund } = await import("~/payments/refund.server");
 const { getOfferByPath } = await import("~/content/content.server");
 const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
@@ -462,8 +463,8 @@ describe("billing portal", () => {
   });
 });
 
-describe("switching plans in Stripe's customer portal", () => {
-  it("opens the portal's confirm page for the other plan, and the webhook moves the same entitlement: one subscription, history kept", async () => {
+describe("switching plans in Stripe mode", () => {
+  it("previews what happens to the money with Stripe, switches the same subscription at that price, and the webhook agrees: one subscription, history kept", async () => {
     const run = Date.now().toString(36);
     const [email, customer, subscriptionId] = [`switch-${run}@example.com`, `cus_switch_${run}`, `sub_switch_${run}`];
     fake.customers.set(customer, { id: customer, object: "customer", email });
@@ -501,43 +502,49 @@ describe("switching plans in Stripe's customer portal", () => {
       id: subscriptionId,
       object: "subscription",
       customer,
-      items: { object: "list", data: [{ id: `si_${run}`, price: annualPrice }] },
+      items: { object: "list", data: [{ id: `si_${run}`, price: annualPrice, current_period_start: t, current_period_end: plusInterval(t, "year") }] },
     });
     const user = (await db.user.findUnique({ where: { email } }))!;
     const [annual] = await entitlementsOf(user.id);
     expect(annual).toMatchObject({ tier: "annual", subscribed: true });
 
+    // 'Switch to Monthly' leads to the app's switch page, which asks Stripe for the preview first.
     const checkoutsBefore = fake.checkoutRequests.length;
-    const portal = await openBillingPortal(user.id, { entitlementId: annual.id, switchTo: "monthly" });
-    expect(portal).toMatch(/^https:\/\/billing\.stripe\.com\//);
-    const request = fake.portalRequests.at(-1)!;
+    expect(await openBillingPortal(user.id, { entitlementId: annual.id, switchTo: "monthly" })).toBe(`/billing/switch?entitlement=${annual.id}&to=monthly`);
+    const preview = await previewSwitch(user.id, annual.id, "monthly");
+    if ("refused" in preview) throw new Error(preview.message);
+    const request = fake.previewRequests.at(-1)!;
     expect(request).toMatchObject({
       customer,
-      return_url: `${env.publicUrl}/profile`,
-      "flow_data[type]": "subscription_update_confirm",
-      "flow_data[subscription_update_confirm][subscription]": subscriptionId,
-      "flow_data[subscription_update_confirm][items][0][id]": `si_${run}`,
-      "flow_data[subscription_update_confirm][items][0][quantity]": "1",
+      subscription: subscriptionId,
+      "subscription_details[items][0][id]": `si_${run}`,
+      "subscription_details[proration_behavior]": "create_prorations",
+      "subscription_details[proration_date]": String(preview.prorationDate),
     });
-    // The price Stripe switches to is the catalogue's monthly price, and the portal allows it.
-    const price = fake.prices.get(request["flow_data[subscription_update_confirm][items][0][price]"])!;
+    // The price Stripe switches to is the catalogue's monthly price.
+    const price = fake.prices.get(request["subscription_details[items][0][price]"])!;
     expect(price).toMatchObject({ unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: { offerId: "skincare", planId: "monthly" } });
-    const configuration = fake.portalConfigurations.get(request.configuration)!;
-    expect(configuration.fields).toMatchObject({
-      "features[subscription_update][enabled]": "true",
-      "features[subscription_update][products][0][product]": price.product,
-    });
-    expect(
-      Object.entries(configuration.fields)
-        .filter(([k]) => k.startsWith("features[subscription_update][products][0][prices]"))
-        .map(([, v]) => v),
-    ).toContain(price.id);
-    // Asking again reuses the same product, prices and configuration.
-    const [products, prices, configurations] = [fake.products.size, fake.prices.size, fake.portalConfigurations.size];
-    await openBillingPortal(user.id, { entitlementId: annual.id, switchTo: "monthly" });
-    expect([fake.products.size, fake.prices.size, fake.portalConfigurations.size]).toEqual([products, prices, configurations]);
+    // Stripe's figures, as the member reads them: nearly the whole $59 is credit, the month is paid from it.
+    expect(preview.proration).toMatchObject({ chargeMinor: 999, dueNowMinor: 0 });
+    expect(preview.proration.creditMinor).toBeGreaterThan(5890);
+    expect(preview.lines[1]).toBe("Your first period of the Monthly Plan ($9.99) is paid from that credit today: nothing is charged to your card.");
+    // Asking again reuses the same product and prices.
+    const [products, prices] = [fake.products.size, fake.prices.size];
+    await previewSwitch(user.id, annual.id, "monthly");
+    expect([fake.products.size, fake.prices.size]).toEqual([products, prices]);
 
-    // The member confirms at Stripe; Stripe changes the same subscription and says so.
+    // The member confirms: Stripe changes the same subscription, priced at the preview's moment.
+    expect(await confirmSwitch(user, annual.id, "monthly", preview.prorationDate!)).toMatchObject({ go: "/profile" });
+    expect(fake.subscriptionUpdates.at(-1)).toMatchObject({
+      id: subscriptionId,
+      fields: {
+        "items[0][id]": `si_${run}`,
+        "items[0][price]": price.id,
+        proration_behavior: "create_prorations",
+        proration_date: String(preview.prorationDate),
+      },
+    });
+    // Stripe says so too.
     const monthlyPrice = { id: price.id, unit_amount: 999, currency: "usd", recurring: { interval: "month" }, metadata: price.metadata };
     expect((await deliver(event("customer.subscription.updated", t + 60, subscription(monthlyPrice, plusInterval(t + 60, "month"))))).status).toBe(200);
     const after = await entitlementsOf(user.id);
@@ -553,10 +560,63 @@ describe("switching plans in Stripe's customer portal", () => {
     });
     expect((await entitlementHistory(annual.id)).map((h) => [h.reason, h.tier])).toEqual([
       ["purchase", "annual"],
+      ["stripe:switch", "monthly"],
       ["stripe:customer.subscription.updated", "monthly"],
     ]);
     expect(fake.checkoutRequests.length).toBe(checkoutsBefore);
     expect(await db.analyticsEvent.count({ where: { name: "purchase", visitorId: `visitor-switch-${run}` } })).toBe(1);
+  });
+});
+
+describe("refunds in Stripe mode", () => {
+  it("refunds a one-time plan's payment once, by key; a failed refund at Stripe changes nothing", async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const email = `refund-${run}@example.com`;
+    const offer = (await getOfferByPath("/sales"))!;
+    const started = await startCheckout({ offer, planId: "lifetime", user: null, visitorId: `visitor-refund-${run}`, cookieHeader: null });
+    if (!started.ok) throw new Error(started.reason);
+    const sessionId = started.url.split("/").pop()!;
+    const session = {
+      ...fake.sessions.get(sessionId)!,
+      status: "complete",
+      payment_status: "paid",
+      customer: `cus_${run}`,
+      payment_intent: `pi_${run}`,
+      customer_details: { email },
+    };
+    const payload = JSON.stringify(event("checkout.session.completed", Math.floor(Date.now() / 1000), session));
+    expect((await handleStripeWebhook(payload, sign(payload))).status).toBe(200);
+    const user = (await db.user.findUnique({ where: { email } }))!;
+    const [bought] = await entitlementsOf(user.id);
+
+    // Stripe refuses: the member is told, the purchase is as it was, and they may try again.
+    fake.failNextRefund = true;
+    expect(await requestRefund(user, bought.id)).toMatchObject({ refused: true, status: 502 });
+    expect(await entitlementsOf(user.id)).toMatchObject([{ id: bought.id, status: "active", subscribed: true }]);
+    expect(await db.refund.count({ where: { entitlementId: bought.id } })).toBe(0);
+
+    expect(await requestRefund(user, bought.id)).toMatchObject({ go: "/profile" });
+    expect(await requestRefund(user, bought.id)).toMatchObject({ refused: true, status: 409 });
+    const sent = fake.refundRequests.filter((r) => r.fields.payment_intent === `pi_${run}`);
+    expect(sent.map((r) => [r.fields.amount, r.idempotencyKey])).toEqual([
+      ["2999", `glowcoach-refund-${bought.id}`],
+      ["2999", `glowcoach-refund-${bought.id}`],
+    ]);
+    expect([...fake.refunds.values()].filter((r) => r.payment_intent === `pi_${run}`)).toHaveLength(1);
+    expect(await db.refund.findUnique({ where: { entitlementId: bought.id } })).toMatchObject({
+      provider: "stripe",
+      amountMinor: 2999,
+      providerRefundId: expect.stringMatching(/^re_/),
+    });
+    expect((await entitlementHistory(bought.id)).map((h) => [h.reason, h.status])).toEqual([
+      ["purchase", "active"],
+      ["refund:stripe", "refunded"],
+    ]);
+    // Stripe's charge.refunded for the same payment leaves it refunded.
+    const charge = { id: `ch_${run}`, object: "charge", customer: `cus_${run}`, payment_intent: `pi_${run}`, refunded: true };
+    const refunded = JSON.stringify(event("charge.refunded", Math.floor(Date.now() / 1000) + 5, charge));
+    expect((await handleStripeWebhook(refunded, sign(refunded))).status).toBe(200);
+    expect(await entitlementsOf(user.id)).toMatchObject([{ id: bought.id, status: "refunded", subscribed: false }]);
   });
 });
 

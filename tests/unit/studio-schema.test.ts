@@ -191,8 +191,18 @@ describe("broken documents fail in the Studio as in the app", () => {
           compareAtMinor: 9900,
           priceSuffix: "/year",
           buttonLabel: "Unlock - {price}/year",
+          refundDays: 30,
         },
-        { _key: "monthly", id: "monthly", tier: "monthly", name: "Monthly Plan", priceMinor: 999, priceSuffix: "/month", buttonLabel: "Continue" },
+        {
+          _key: "monthly",
+          id: "monthly",
+          tier: "monthly",
+          name: "Monthly Plan",
+          priceMinor: 999,
+          priceSuffix: "/month",
+          buttonLabel: "Continue",
+          refundDays: 7,
+        },
       ],
       sections: [
         { _key: "p", _type: "plans", title: "Choose your plan", planIds: ["annual", "monthly"] },
@@ -202,9 +212,12 @@ describe("broken documents fail in the Studio as in the app", () => {
     expect(await studioErrors(offer)).toEqual([]);
     offer.plans[0].compareAtMinor = 5900;
     offer.sections[0].planIds = ["annual", "lifetime"];
+    // Small print quoting another refund period than the plan's window (ADR 33).
+    Object.assign(offer.plans[0], { finePrint: "60-day money-back guarantee" });
     // The app's offer schema, in marketers' words (order: the app's).
     expect((await studioErrors(offer)).sort()).toEqual([
       "plans.[annual].compareAtMinor: The struck-through price must be more than the price ($59)",
+      "plans.[annual].finePrint: promises a 60-day refund, but the plan's refund window is 30 days",
       'sections.[p]: No plan has the id "lifetime"',
     ]);
     const preview = studioSchema.get("offerPlan")!.preview!;

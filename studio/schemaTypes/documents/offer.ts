@@ -4,7 +4,7 @@
  * (app/payments/offer-schema.ts), so it flags exactly what the app would refuse to show.
  */
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { Offer } from "../../../app/payments/offer-schema";
+import { PublishedOffer } from "../../../app/payments/offer-schema";
 import { addressIsFree, matchesAppSchema, type Explain } from "../validation";
 
 const anchorHint = "An anchor on the page, e.g. #plan-annual.";
@@ -77,6 +77,14 @@ export const offerPlan = defineType({
     defineField({ name: "buttonLabel", title: "Button", type: "string", description: "{price} is the price." }),
     texts("features", "What's included"),
     s("finePrint", "Small print"),
+    defineField({
+      name: "refundDays",
+      title: "Refund window (days)",
+      type: "number",
+      description:
+        "Days after the purchase in which the buyer can have a full refund from their profile (0: none). The Terms list it; a text on this page that quotes a money-back period must say the same number.",
+      initialValue: 7,
+    }),
     defineField({ name: "featured", title: "Highlighted plan", type: "boolean" }),
   ],
   preview: {
@@ -258,7 +266,7 @@ export const offer = defineType({
       ],
     }),
   ],
-  validation: (rule) => rule.custom(matchesAppSchema(Offer, explainOfferProblem)),
+  validation: (rule) => rule.custom(matchesAppSchema(PublishedOffer, explainOfferProblem)),
   preview: {
     select: { title: "pageTitle", path: "path", plans: "plans" },
     prepare: ({ title, path, plans }) => {

@@ -1,0 +1,23 @@
+/**
+ * The unit suite shares modules between files (vitest.config.ts). A file that sets the
+ * environment before importing the app, replaces an app module or resets the module registry
+ * must run in the fresh-modules pass instead: in the shared pass it would be handed modules
+ * already loaded with other settings, and pass or fail by the order files happen to run in.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FRESH_MODULE_FILES } from "../../vitest.config";
+
+const NEEDS_FRESH_MODULES = /process\.env\.[A-Z_]+\s*=[^=]|vi\.(mock|doMock|resetModules|stubEnv)\(/;
+
+describe("the unit suite's two passes", () => {
+  it("list every file that sets the environment or replaces modules among the fresh-modules files", () => {
+    const files = fs
+      .readdirSync("tests/unit")
+      .filter((name) => name.endsWith(".test.ts"))
+      .map((name) => path.posix.join("tests/unit", name));
+    const needFresh = files.filter((file) => NEEDS_FRESH_MODULES.test(fs.readFileSync(file, "utf8")));
+    expect(needFresh.filter((file) => !FRESH_MODULE_FILES.includes(file))).toEqual([]);
+  });
+});
