@@ -94,6 +94,12 @@ export default defineConfig(({ isSsrBuild }) => ({
             },
           },
         },
-    terserOptions: { ecma: 2020, compress: { passes: 4, pure_getters: true, keep_fargs: false, unsafe_arrows: true }, module: true, toplevel: true, format: { comments: false } },
+    terserOptions: {
+      ecma: 2020,
+      compress: { passes: 4, pure_getters: true, keep_fargs: false, unsafe_arrows: true },
+      module: true,
+      toplevel: true,
+      format: { comments: false },
+    },
   },
 }));
