@@ -67,6 +67,9 @@ if (vite) {
   );
   // A path with broken %-encoding is no file; let the app answer it (the funnel
   // routes send a bad step back to the funnel's start) instead of a bare 400.
+  // Scripts and stylesheets gzipped at build time (vite.config.ts, gzipAssets): sent as they are
+  // to a browser that takes gzip; compression() leaves a response already encoded alone.
+  const gzipped = new Set([...fileNames].filter((name) => fileNames.has(`${name}.gz`)));
   app.use((req, res, next) => {
     let filePath;
     try {
@@ -74,7 +77,14 @@ if (vite) {
     } catch {
       return next();
     }
-    return fileNames.has(filePath) ? files(req, res, next) : next();
+    if (!fileNames.has(filePath)) return next();
+    if (gzipped.has(filePath) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+      res.setHeader("Content-Encoding", "gzip");
+      res.setHeader("Vary", "Accept-Encoding");
+      res.type(path.extname(filePath));
+      req.url = `${filePath}.gz`;
+    }
+    return files(req, res, next);
   });
 }
 

@@ -56,7 +56,11 @@ const manifestFile = fs.readdirSync(path.join(CLIENT, "assets")).find((name) => 
 if (!manifestFile) throw new Error("no Remix manifest in build/client/assets: build first");
 const manifestText = fs.readFileSync(path.join(CLIENT, "assets", manifestFile), "utf8");
 const manifest = JSON.parse(manifestText.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""));
-const gzipSize = (file) => zlib.gzipSync(fs.readFileSync(path.join(CLIENT, file))).length;
+/** The bytes the server sends a browser that takes gzip: the build's own .gz copy (server.mjs), else gzip as compression() makes it. */
+const gzipSize = (file) => {
+  const gz = path.join(CLIENT, `${file}.gz`);
+  return fs.existsSync(gz) ? fs.statSync(gz).size : zlib.gzipSync(fs.readFileSync(path.join(CLIENT, file))).length;
+};
 
 function routeChain(id) {
   const chain = [];

@@ -42,6 +42,19 @@ test("static files get the same headers", async ({ request }) => {
   expect(response.headers()["x-frame-options"]).toBe("DENY");
 });
 
+test("scripts are sent as gzipped at build time to a browser that takes gzip, and as they are to one that doesn't", async ({ request }) => {
+  const src = /\/assets\/site-chrome-[\w-]+\.js/.exec(await (await request.get("/quiz")).text())?.[0];
+  expect(src, "the page's shared script").toBeTruthy();
+  const gzipped = await request.get(src!, { headers: { "Accept-Encoding": "gzip" } });
+  expect(gzipped.headers()["content-encoding"]).toBe("gzip");
+  expect(gzipped.headers()["content-type"]).toMatch(/^application\/javascript/);
+  expect(gzipped.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  const plain = await request.get(src!, { headers: { "Accept-Encoding": "identity" } });
+  expect(plain.headers()["content-encoding"]).toBeUndefined();
+  // Playwright decodes the gzipped answer: both are the same script.
+  expect((await gzipped.body()).equals(await plain.body())).toBe(true);
+});
+
 test("a page served again from the page cache carries a fresh nonce each time", async ({ page }) => {
   await page.goto("/quiz/1"); // a visitor cookie, and the page rendered once into the cache
   const nonces: string[] = [];
