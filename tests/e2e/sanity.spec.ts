@@ -377,6 +377,8 @@ const GLOW_OFFER = {
       priceMinor: 3900,
       compareAtMinor: 7800,
       priceSuffix: "one-time",
+      // Every plan's refund window (the Studio starts a new plan at 7 days).
+      refundDays: 7,
       buttonLabel: "Start glowing - {price}",
       features: ["Your six-step routine", "Lifetime access"],
     },
