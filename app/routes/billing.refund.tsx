@@ -17,6 +17,7 @@ import { formErrorsOf } from "~/utils/form-errors";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
+import { TestModeBadge } from "~/payments/components/test-mode-badge";
 
 export const headers = formPageHeaders;
 
@@ -44,11 +45,7 @@ export default function RefundPage() {
   const errors = formErrorsOf(useActionData<typeof action>());
   return (
     <AuthCard>
-      {quote?.testMode ? (
-        <p className="mx-auto flex w-fit items-center gap-2 rounded-full border border-gold/40 bg-[#fbf3e4] px-4 py-1.5 text-sm font-semibold text-[#7a5a22]">
-          Test mode — no real charge
-        </p>
-      ) : null}
+      {quote?.testMode ? <TestModeBadge /> : null}
       <h1 className="mt-5 text-center text-3xl font-semibold">Request a refund</h1>
       {/* A refused request says why here; the page's own problem (outside the window, already refunded) too. */}
       <div className="mt-6 empty:hidden">

@@ -17,6 +17,7 @@ import { formErrorsOf } from "~/utils/form-errors";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
+import { TestModeBadge } from "~/payments/components/test-mode-badge";
 
 export const headers = formPageHeaders;
 
@@ -63,11 +64,7 @@ export default function SwitchPlan() {
   const errors = formErrorsOf(useActionData<typeof action>());
   return (
     <AuthCard>
-      {preview?.testMode ? (
-        <p className="mx-auto mb-5 flex w-fit items-center gap-2 rounded-full border border-gold/40 bg-[#fbf3e4] px-4 py-1.5 text-sm font-semibold text-[#7a5a22]">
-          Test mode — no real charge
-        </p>
-      ) : null}
+      {preview?.testMode ? <TestModeBadge className="mb-5" /> : null}
       <h1 className="text-center text-3xl font-semibold">Change plan</h1>
       <div className="mt-6 empty:hidden">
         <FormAlert errors={errors ?? (problem ? [problem] : undefined)} />

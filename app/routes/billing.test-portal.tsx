@@ -17,6 +17,7 @@ import { formErrorsOf } from "~/utils/form-errors";
 import { notFound } from "~/utils/http.server";
 import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
+import { TestModeBadge } from "~/payments/components/test-mode-badge";
 
 export const headers = formPageHeaders;
 
@@ -57,9 +58,7 @@ export default function TestPortal() {
   const periodEnd = view.currentPeriodEnd ? new Date(view.currentPeriodEnd).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" }) : null;
   return (
     <AuthCard>
-      <p className="mx-auto flex w-fit items-center gap-2 rounded-full border border-gold/40 bg-[#fbf3e4] px-4 py-1.5 text-sm font-semibold text-[#7a5a22]">
-        Test mode — no real charge
-      </p>
+      <TestModeBadge />
       <h1 className="mt-5 text-center text-3xl font-semibold">Manage subscription</h1>
       <dl className="mt-6 grid gap-3 rounded-2xl border border-line bg-cream/60 p-5 text-sm">
         <div className="flex justify-between gap-4">

@@ -19,6 +19,7 @@ import { notFound } from "~/utils/http.server";
 import { formPageHeaders } from "~/utils/route-headers";
 import { localTestPayments } from "~/payments/stripe.server";
 import { env } from "~/utils/env.server";
+import { TestModeBadge } from "~/payments/components/test-mode-badge";
 
 export const headers = formPageHeaders;
 
@@ -67,9 +68,7 @@ export default function TestCheckout() {
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "complete";
   return (
     <AuthCard>
-      <p className="mx-auto flex w-fit items-center gap-2 rounded-full border border-gold/40 bg-[#fbf3e4] px-4 py-1.5 text-sm font-semibold text-[#7a5a22]">
-        Test mode — no real charge
-      </p>
+      <TestModeBadge />
       <h1 className="mt-5 text-center text-3xl font-semibold">Checkout</h1>
       <section aria-label="Your order" className="mt-6 rounded-2xl border border-line bg-cream/60 p-5">
         <div className="flex items-start justify-between gap-4">
