@@ -6,6 +6,8 @@
  *    an old link still says "already used" or "expired" instead of "isn't valid".
  *  - Rate-limit hits older than the longest limit window: they no longer count; and the keys'
  *    lock rows (RateLimitKey) not used for that long.
+ *  - Ad conversions (AdConversion) older than 30 days: Meta takes no event older than 7 days,
+ *    so past that the row only holds a buyer's hashed e-mail and address for nothing.
  * Rows go in batches, so a large backlog never holds the database's write lock for long.
  */
 import { LONGEST_WINDOW_MS } from "~/auth/rate-limit.server";
@@ -16,10 +18,11 @@ import { repeatEvery } from "./repeat.server";
 
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export const LOGIN_TOKEN_KEPT_MS = 24 * 60 * 60 * 1000;
+export const AD_CONVERSION_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 // Under the 999 query parameters Prisma allows on SQLite.
 const BATCH = 500;
 
-export type Pruned = { sessions: number; loginTokens: number; rateLimitHits: number; rateLimitKeys: number };
+export type Pruned = { sessions: number; loginTokens: number; rateLimitHits: number; rateLimitKeys: number; adConversions: number };
 
 async function deleteInBatches<Id>(find: (take: number) => Promise<{ id: Id }[]>, remove: (ids: Id[]) => Promise<{ count: number }>): Promise<number> {
   let total = 0;
@@ -51,12 +54,20 @@ export async function pruneExpiredData(at: Date = now()): Promise<Pruned> {
       db.rateLimitKey.findMany({ where: { updatedAt: { lte: hitsBefore } }, select: { key: true }, take }).then((rows) => rows.map((row) => ({ id: row.key }))),
     (keys) => db.rateLimitKey.deleteMany({ where: { key: { in: keys } } }),
   );
-  return { sessions, loginTokens, rateLimitHits, rateLimitKeys };
+  const conversionsBefore = new Date(at.getTime() - AD_CONVERSION_KEPT_MS);
+  const adConversions = await deleteInBatches(
+    (take) =>
+      db.adConversion
+        .findMany({ where: { createdAt: { lt: conversionsBefore } }, select: { eventId: true }, take })
+        .then((rows) => rows.map((row) => ({ id: row.eventId }))),
+    (ids) => db.adConversion.deleteMany({ where: { eventId: { in: ids } } }),
+  );
+  return { sessions, loginTokens, rateLimitHits, rateLimitKeys, adConversions };
 }
 
 /** Prunes now and then every `everyMs`; returns the function that stops it. */
 export function startPruning(everyMs: number = PRUNE_EVERY_MS): () => void {
   return repeatEvery("prune", pruneExpiredData, everyMs, (pruned) => {
-    if (pruned.sessions + pruned.loginTokens + pruned.rateLimitHits + pruned.rateLimitKeys > 0) logger.info({ pruned }, "[prune] removed expired data");
+    if (Object.values(pruned).some((count) => count > 0)) logger.info({ pruned }, "[prune] removed expired data");
   });
 }

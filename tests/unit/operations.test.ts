@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { LONGEST_WINDOW_MS } from "~/auth/rate-limit.server";
 import { checkReadiness, requiredMigrations, serveHealthCheck } from "~/operations/health.server";
-import { LOGIN_TOKEN_KEPT_MS, pruneExpiredData, startPruning } from "~/operations/pruning.server";
+import { AD_CONVERSION_KEPT_MS, LOGIN_TOKEN_KEPT_MS, pruneExpiredData, startPruning } from "~/operations/pruning.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { logger, logRequest, pathOf } from "~/utils/logger.server";
@@ -97,6 +97,27 @@ describe("pruning expired data", () => {
     // Nothing left to do: a second run deletes nothing of these.
     await pruneExpiredData(at);
     expect(await db.session.count({ where: { userId: member } })).toBe(1);
+  });
+
+  it("removes ad conversions older than 30 days, which only hold a buyer's hashed details by then", async () => {
+    const conversion = (createdAt: Date) => ({
+      eventId: `prune-${tag()}`,
+      name: "Purchase",
+      checkoutSessionId: `prune-${tag()}`,
+      visitorId: "v",
+      eventTime: createdAt,
+      sourceUrl: "https://glow.example/payment-success",
+      userData: "{}",
+      customData: "{}",
+      createdAt,
+    });
+    const old = conversion(ago(AD_CONVERSION_KEPT_MS + 1));
+    const recent = conversion(ago(AD_CONVERSION_KEPT_MS - HOUR));
+    await db.adConversion.createMany({ data: [old, recent] });
+    const pruned = await pruneExpiredData(at);
+    expect(pruned.adConversions).toBeGreaterThanOrEqual(1);
+    const left = (await db.adConversion.findMany({ where: { eventId: { in: [old.eventId, recent.eventId] } } })).map((row) => row.eventId);
+    expect(left).toEqual([recent.eventId]);
   });
 
   it("deletes a backlog larger than one batch (500)", async () => {
