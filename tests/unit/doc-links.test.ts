@@ -98,9 +98,9 @@ function lineOf(text: string, index: number) {
 }
 
 /** Relative links `[text](target#anchor)` in a Markdown file that lead nowhere. */
-function brokenMarkdownLinks(file: string): Problem[] {
+function brokenMarkdownLinks(file: string, markdown = read(file)): Problem[] {
   // Inline code (`globalThis[type](message)`) is code, not a link.
-  const text = outsideCodeFences(read(file)).replace(/`[^`\n]*`/g, (code) => " ".repeat(code.length));
+  const text = outsideCodeFences(markdown).replace(/`[^`\n]*`/g, (code) => " ".repeat(code.length));
   const problems: Problem[] = [];
   for (const match of text.matchAll(/\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     const target = match[1];
@@ -118,8 +118,7 @@ function brokenMarkdownLinks(file: string): Problem[] {
 }
 
 /** Repository paths written out (`docs/decisions/0015-two-databases.md`) that do not exist. */
-function brokenDocPaths(file: string): Problem[] {
-  const text = read(file);
+function brokenDocPaths(file: string, text = read(file)): Problem[] {
   const problems: Problem[] = [];
   for (const match of text.matchAll(/(?<![\w./-])((?:docs|tests)\/[\w./-]*?\.md)\b/g)) {
     if (!fs.existsSync(path.join(ROOT, match[1]))) {
@@ -130,8 +129,7 @@ function brokenDocPaths(file: string): Problem[] {
 }
 
 /** `ADR NN` citations whose number has no ADR. */
-function brokenAdrNumbers(file: string): Problem[] {
-  const text = read(file);
+function brokenAdrNumbers(file: string, text = read(file)): Problem[] {
   const problems: Problem[] = [];
   for (const match of text.matchAll(/\bADRs?\s+\d+(?:(?:,\s*|\s+and\s+|\s+or\s+)\d+)*/g)) {
     for (const n of citedAdrs(match[0])) {
@@ -142,11 +140,10 @@ function brokenAdrNumbers(file: string): Problem[] {
 }
 
 /**
- * Sections quoted by name: `README "Upgrades"`, `"Configuration" in docs/operators.md`. A
- * quote without a file ("see "Upgrades"") is only checked in Markdown, against its own file.
+ * Sections quoted by name with their file: `README "Upgrades"`, `"Configuration" in
+ * docs/operators.md` (a message the server prints). Within the guides, link to the heading.
  */
-function brokenSectionReferences(file: string): Problem[] {
-  const text = read(file);
+function brokenSectionReferences(file: string, text = read(file)): Problem[] {
   const problems: Problem[] = [];
   const check = (quoted: string, target: string, index: number) => {
     const section = quoted.replace(/\s+/g, " ");
@@ -168,8 +165,8 @@ function brokenSectionReferences(file: string): Problem[] {
 }
 
 /** Each Prisma model's doc comment (its `///` lines) and the ADRs it cites. */
-function prismaModelCitations(file: string): { model: string; adrs: number[] }[] {
-  const lines = read(file).split("\n");
+function prismaModelCitations(schema: string): { model: string; adrs: number[] }[] {
+  const lines = schema.split("\n");
   const models: { model: string; adrs: number[] }[] = [];
   lines.forEach((line, index) => {
     const model = /^model (\w+) \{/.exec(line)?.[1];
@@ -181,6 +178,20 @@ function prismaModelCitations(file: string): { model: string; adrs: number[] }[]
   return models;
 }
 
+/** Models whose comment cites an ADR that never names them (a wrong number, not a missing one). */
+function modelsCitingOtherAdrs(file: string, schema: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const { model, adrs } of prismaModelCitations(schema)) {
+    for (const n of adrs) {
+      const adr = adrFile(n);
+      if (adr && !new RegExp(String.raw`\b${model}\b`).test(read(`docs/decisions/${adr}`))) {
+        problems.push(`${file}: model ${model} cites ADR ${n} (${adr}), which never mentions ${model}`);
+      }
+    }
+  }
+  return problems;
+}
+
 describe("links in the docs and the code resolve", () => {
   it.each(markdownFiles)("%s: relative links lead to files and headings that exist", (file) => {
     expect(brokenMarkdownLinks(file)).toEqual([]);
@@ -190,19 +201,8 @@ describe("links in the docs and the code resolve", () => {
     expect([...brokenDocPaths(file), ...brokenAdrNumbers(file), ...brokenSectionReferences(file)]).toEqual([]);
   });
 
-  it("an ADR a Prisma model's comment cites is about that model (names it)", () => {
-    const problems: Problem[] = [];
-    for (const file of filesUnder("prisma", (name) => name.endsWith(".prisma"))) {
-      for (const { model, adrs } of prismaModelCitations(file)) {
-        for (const n of adrs) {
-          const adr = adrFile(n);
-          if (adr && !new RegExp(String.raw`\b${model}\b`).test(read(`docs/decisions/${adr}`))) {
-            problems.push(`${file}: model ${model} cites ADR ${n} (${adr}), which never mentions ${model}`);
-          }
-        }
-      }
-    }
-    expect(problems).toEqual([]);
+  it.each(filesUnder("prisma", (name) => name.endsWith(".prisma")))("%s: an ADR a model's comment cites is about that model (names it)", (file) => {
+    expect(modelsCitingOtherAdrs(file, read(file))).toEqual([]);
   });
 
   it("the checker finds what it is for", () => {
@@ -212,6 +212,21 @@ describe("links in the docs and the code resolve", () => {
     );
     expect(adrFile(13)).toBe("0013-request-gate-and-document-headers.md");
     expect(adrFile(99)).toBeUndefined();
+
+    const guide = "docs/guide.md";
+    expect(brokenMarkdownLinks(guide, "[a](decisions/0099-x.md) [b](operators.md#nowhere) [c](operators.md#upgrades) `f[x](y)`")).toEqual([
+      "docs/guide.md:1: decisions/0099-x.md: no file docs/decisions/0099-x.md",
+      "docs/guide.md:1: operators.md#nowhere: no heading #nowhere in docs/operators.md",
+    ]);
+    expect(brokenDocPaths("x.ts", "// docs/decisions/0025-content-assets-and-slugs.md")).toHaveLength(1);
+    expect(brokenAdrNumbers("x.ts", "// ADR 99")).toEqual(["x.ts:1: ADR 99: there is no ADR 99"]);
+    expect(brokenSectionReferences("x.ts", 'See "Configuration" in README.md. README "Upgrades"')).toHaveLength(2);
+    expect(brokenSectionReferences("x.ts", 'See "Configuration" in docs/operators.md.')).toEqual([]);
+    const schema = "/// Purchases, states appended (see ADR 13).\nmodel Entitlement {\n}\n/// (ADR 19)\nmodel Entitlement2 {\n}";
+    expect(modelsCitingOtherAdrs("schema.prisma", schema)).toEqual([
+      "schema.prisma: model Entitlement cites ADR 13 (0013-request-gate-and-document-headers.md), which never mentions Entitlement",
+      "schema.prisma: model Entitlement2 cites ADR 19 (0019-plans-and-entitlements.md), which never mentions Entitlement2",
+    ]);
   });
 });
 
