@@ -1,15 +1,18 @@
 /**
  * The docs keep resolving: every relative Markdown link, `docs/….md` path, `ADR NN` and quoted
  * section reference ("Upgrades" in docs/operators.md) in the README, the guides, the Prisma
- * schema, the app, the scripts and the server names a file (and heading) that exists; an ADR a
- * Prisma model's comment cites talks about that model; and the operators' guide states the
- * shutdown drain time the server actually uses.
+ * schema, the app, the scripts, the Studio, the tests and the server names a file (and
+ * heading) that exists; an ADR a Prisma model's comment cites talks about that model; and the
+ * operators' guide states the shutdown drain time the server actually uses.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Generated or installed: Prisma's client copies the schema's comments (the schema is checked itself). */
+const SKIPPED_FOLDERS = new Set(["app/generated", "studio/node_modules", "studio/dist", "studio/.sanity"]);
 
 /** Every file under `dir` (relative to the repository) whose name passes `keep`. */
 function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
@@ -18,8 +21,7 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
     for (const entry of fs.readdirSync(path.join(ROOT, relative), { withFileTypes: true })) {
       const child = path.posix.join(relative, entry.name);
       if (entry.isDirectory()) {
-        // Prisma's generated client copies the schema's comments; the schema is checked itself.
-        if (child !== "app/generated") walk(child);
+        if (!SKIPPED_FOLDERS.has(child)) walk(child);
       } else if (keep(entry.name)) found.push(child);
     }
   };
@@ -33,6 +35,12 @@ const codeFiles = [
   ...filesUnder("prisma", (name) => name.endsWith(".prisma")),
   ...filesUnder("app", (name) => /\.tsx?$/.test(name)),
   ...filesUnder("scripts", (name) => /\.(m?js|ts|json)$/.test(name)),
+  ...filesUnder("studio", (name) => /\.tsx?$/.test(name)),
+  // This file cites made-up ADRs and paths on purpose, to show the checker finds them.
+  ...filesUnder("tests", (name) => /\.tsx?$/.test(name)).filter((file) => file !== "tests/unit/doc-links.test.ts"),
+  ".ci/run",
+  "playwright.config.ts",
+  "vitest.config.ts",
 ];
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
