@@ -28,7 +28,7 @@ try {
   build = await loadBuild();
 } catch (error) {
   if (error?.name === "EnvError") {
-    console.error(`\n${error.message}\n\nSee "Configuration" in README.md.`);
+    console.error(`\n${error.message}\n\nSee "Configuration" in docs/operators.md.`);
     process.exit(1);
   }
   throw error;

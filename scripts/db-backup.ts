@@ -6,8 +6,8 @@
  * committed before the backup started is in it, one committed later is not, and nothing
  * is half there. The copy is written beside FILE, switched out of WAL mode (one
  * self-contained file), checked with integrity_check and only then renamed to FILE, so
- * FILE is either a whole, checked backup or absent. Restoring is in README.md
- * ("Running in production").
+ * FILE is either a whole, checked backup or absent. Restoring is in docs/operators.md
+ * ("Backups").
  */
 import fs from "node:fs";
 import path from "node:path";

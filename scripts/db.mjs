@@ -7,7 +7,7 @@
 //
 // Migrations are worked out by Prisma (`migrate diff`, offline): each provider's migrations are
 // replayed on a scratch database (SQLite in memory; a throwaway PostgreSQL server, or the one in
-// SHADOW_DATABASE_URL) and compared with the schema. See "Changing the database" in README.md.
+// SHADOW_DATABASE_URL) and compared with the schema. See "Changing the database" in docs/developers.md.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

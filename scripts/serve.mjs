@@ -12,7 +12,9 @@ import path from "node:path";
 const raw = process.env.WEB_CONCURRENCY;
 const workers = raw === undefined || raw === "" ? 1 : Number(raw);
 if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-  console.error(`\nInvalid configuration:\n  - WEB_CONCURRENCY: must be a whole number from 1 to 64 (got "${raw}")\n\nSee "Configuration" in README.md.`);
+  console.error(
+    `\nInvalid configuration:\n  - WEB_CONCURRENCY: must be a whole number from 1 to 64 (got "${raw}")\n\nSee "Configuration" in docs/operators.md.`,
+  );
   process.exit(1);
 }
 

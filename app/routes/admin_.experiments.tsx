@@ -191,7 +191,9 @@ export default function AdminExperiments() {
       {reports.length ? (
         reports.map((report) => <ExperimentPanel key={report.experiment.experimentId} report={report} />)
       ) : (
-        <p className="card mt-8 p-6 text-muted">No experiments yet. Create one in the Studio (Experiments), or see “Running an experiment” in the README.</p>
+        <p className="card mt-8 p-6 text-muted">
+          No experiments yet. Create one in the Studio (Experiments), or see “Running an experiment” in the marketers’ guide.
+        </p>
       )}
     </div>
   );

@@ -422,7 +422,7 @@ test("npm run db:backup copies the database while members write, and the copy re
     const beforeBackup = acked.filter((a) => a.at <= backupStarted).map((a) => a.key);
     expect(beforeBackup.filter((key) => !inBackup.has(key))).toEqual([]);
 
-    // Restore as README.md says: stop the app, put the copy in place of the database
+    // Restore as docs/operators.md says: stop the app, put the copy in place of the database
     // (without the old -wal and -shm files), start the app.
     expect(await app.stop()).toBe(0);
     const restoredDir = freshDataDir("backup-restored");
