@@ -28,7 +28,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
 import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
-import { sessionIdIn } from "~/auth/session.server";
+import { sessionIdIn } from "~/utils/session-cookie.server";
 import { contentGeneration, onContentChange } from "~/content/content.server";
 import { serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
