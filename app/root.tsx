@@ -12,7 +12,7 @@ import { takeToast } from "~/utils/toast.server";
 import { TIME_ZONE_SCRIPT } from "~/members/time-zone";
 import { useNonce } from "~/security/nonce";
 import { Stylesheet } from "~/styles/stylesheet";
-import { MetaPixelEvents, MetaPixelScript } from "~/components/meta-pixel";
+import { MetaPixelEvents, MetaPixelScript } from "~/analytics/meta-pixel";
 import { pixelBootstrap } from "~/analytics/pixel";
 import { adConsentIn } from "~/analytics/consent.server";
 import { consentBannerHtml } from "~/components/consent-banner.server";

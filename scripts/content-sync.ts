@@ -8,13 +8,13 @@
  * are copied into public/images/cms/ as each document crops them (cut by Sanity's CDN, so the
  * copy is what the CDN shows), and videos and captions into public/videos/cms/ (once each: an
  * uploaded asset never changes), so the pulled files show and play them with no Sanity at
- * all (app/content/types.ts: ContentImage, uploadedImageCopy, uploadedFileCopy).
+ * all (app/content-model/content-types.ts: ContentImage, uploadedImageCopy, uploadedFileCopy).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readEmbeddedDataset, type Document } from "../app/content/embedded-dataset.server";
 import { fromSanityDocument, orderLike, sameDocument, toSanityDocument } from "../app/content/sanity-format";
-import { FILE_ASSET_ID, IMAGE_ASSET_ID, uploadedFileCopy, uploadedImageCopy, type ImageCrop } from "../app/content/types";
+import { FILE_ASSET_ID, IMAGE_ASSET_ID, uploadedFileCopy, uploadedImageCopy, type ImageCrop } from "../app/content-model/content-types";
 
 /** The part of @sanity/client these scripts use. */
 export type ContentClient = {

@@ -1,17 +1,17 @@
 // `npm run funnels:check`: lints funnels/*.json against each other, the content dataset and
 // the app's pages (app/funnels/lint.ts), and the content documents against each other: their
-// references and the routine plans' rules (app/content/content-lint.ts), and the experiments:
-// every variant applied to its offer or funnel step (app/experiments/lint.ts). Exits 1 on any
+// references and the routine plans' rules (app/content-checks/content-lint.ts), and the experiments:
+// every variant applied to its offer or funnel step (app/content-checks/experiment-lint.ts). Exits 1 on any
 // error; warnings alone pass.
 import fs from "node:fs";
 import { z } from "zod";
 import { readAppRoutes } from "../app/funnels/app-routes.server";
 import { readEmbeddedDataset } from "../app/content/embedded-dataset.server";
-import { lintContent } from "../app/content/content-lint";
-import { lintExperiments } from "../app/experiments/lint";
+import { lintContent } from "../app/content-checks/content-lint";
+import { lintExperiments } from "../app/content-checks/experiment-lint";
 import { lintFunnels, type FunnelFile } from "../app/funnels/lint";
-import { resolveFunnel } from "../app/funnels/resolve";
-import type { Funnel } from "../app/funnels/schema";
+import { resolveFunnel } from "../app/content/funnel-resolve";
+import type { Funnel } from "../app/content-model/funnel";
 
 const Config = z.object({
   $comment: z.string().optional(),

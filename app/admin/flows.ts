@@ -3,7 +3,7 @@
  * of several funnel files (welcome, quiz, insights, goal, crease plan), each a page of it.
  * Pure: worked out from the funnels' own links, so a new page of a flow needs no code.
  */
-import type { Funnel } from "~/funnels/schema";
+import type { Funnel } from "~/content-model/funnel";
 import type { FunnelInfo } from "./metrics";
 
 /** The app paths a funnel links to (its steps' hrefs). */

@@ -3,7 +3,7 @@
  * saving it does. The route turns the outcome into HTTP.
  */
 import { z } from "zod";
-import { sameOriginPath } from "~/auth/redirect";
+import { sameOriginPath } from "~/content-model/same-origin-path";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import { consentCookie, type ConsentChoice } from "./consent.server";

@@ -10,7 +10,7 @@
  * Meta's answer and the mark may send an event twice: Meta de-duplicates by event id.
  */
 import crypto from "node:crypto";
-import { repeatEvery } from "~/operations/repeat.server";
+import { repeatEvery } from "~/utils/repeat.server";
 import { outsideRecord } from "~/render/page-record.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";

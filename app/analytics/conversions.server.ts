@@ -105,7 +105,15 @@ export async function recordCheckoutStarted(input: {
  * A checkout was paid: its Purchase, when the checkout began in a consenting browser (that
  * browser's details, and the buyer's hashed address). Called once per purchase by fulfilment.
  */
-export async function recordPurchase(input: { checkoutSessionId: string; eventId: string; email: string; at: Date; params: Custom }): Promise<void> {
+export async function recordPurchase(input: {
+  checkoutSessionId: string;
+  eventId: string;
+  email: string;
+  at: Date;
+  params: Custom;
+  /** The page the purchase is seen on (payments owns the checkout's addresses). */
+  sourcePath: string;
+}): Promise<void> {
   try {
     const started = await db.adConversion.findUnique({
       where: { checkoutSessionId_name: { checkoutSessionId: input.checkoutSessionId, name: "InitiateCheckout" } },
@@ -118,7 +126,7 @@ export async function recordPurchase(input: { checkoutSessionId: string; eventId
       checkoutSessionId: input.checkoutSessionId,
       visitorId: started.visitorId,
       at: input.at,
-      sourceUrl: `${env.publicUrl}/payment-success`,
+      sourceUrl: `${env.publicUrl}${input.sourcePath}`,
       userData,
       customData: input.params,
     });

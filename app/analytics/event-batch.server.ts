@@ -12,11 +12,11 @@
  * A failed write is logged, never thrown: recording never breaks a page.
  */
 import crypto from "node:crypto";
-import { eventVariantsOfMany } from "~/experiments/event-variants.server";
+import { eventVariantsOfMany } from "./event-variants.server";
 import { execute, sql } from "~/utils/sql.server";
 import { logger } from "~/utils/logger.server";
 import { outsideRecord } from "~/render/page-record.server";
-import type { EventInput } from "./events.server";
+import type { EventInput } from "./event-input";
 
 const FLUSH_DELAY_MS = 100;
 const MAX_BATCH = 500;

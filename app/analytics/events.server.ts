@@ -2,33 +2,13 @@
  * The first-party event log. Recording never breaks a page: a failed write is logged.
  */
 import crypto from "node:crypto";
-import { eventVariants } from "~/experiments/event-variants.server";
+import type { EventInput } from "./event-input";
+import { eventVariants } from "./event-variants.server";
 import type { DbTransaction } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { execute, sql } from "~/utils/sql.server";
 import { repeatOnEveryView } from "~/render/page-record.server";
 import { queueEvent } from "./event-batch.server";
-
-export type EventName =
-  | "funnel_viewed"
-  | "step_answered"
-  | "funnel_completed"
-  | "offer_viewed"
-  | "initiate_checkout"
-  | "purchase"
-  | "routine_completed"
-  /** A visitor's first sight of an experiment's subject, with the variant they were assigned. */
-  | "experiment_viewed";
-
-export type EventInput = {
-  visitorId: string;
-  name: EventName;
-  funnel?: string;
-  step?: string;
-  props?: Record<string, unknown>;
-  /** The signed-in member, when there is one. */
-  userId?: string;
-};
 
 /**
  * Records an event, with the variants of the running experiments the visitor is in; answers

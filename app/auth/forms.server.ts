@@ -3,7 +3,7 @@
  * arrive as `undefined` (Conform's coercion), so each required field names its own message.
  */
 import { z } from "zod";
-import { HONEYPOT_FIELD } from "./honeypot";
+import { HONEYPOT_FIELD } from "~/components/ui/honeypot";
 import { CODE_FORMAT_MESSAGE, CODE_SHAPE } from "./login.server";
 import { EmailAddress } from "./users.server";
 

@@ -54,10 +54,6 @@ export function retryAfterText(retryAt: Date): string {
   return minutes === 1 ? "in 1 minute" : `in ${minutes} minutes`;
 }
 
-export function retryAfterSeconds(retryAt: Date): number {
-  return Math.max(1, Math.ceil((retryAt.getTime() - now().getTime()) / 1000));
-}
-
 const HOUR = 60 * 60 * 1000;
 
 /** The longest window of any limit below: older hits count for nothing and are pruned. */

@@ -5,9 +5,10 @@
  * A session is "full" (a verified account) or "purchase" (the browser that paid for a
  * pending account; see account-state.ts). A row that no longer fits its account's state
  * (a full session on an unverified account, a purchase session once the address is
- * verified) counts as no session at all.
+ * verified) counts as no session at all. The cookie and reading its id are
+ * app/utils/session-cookie.server.ts (the request gate reads it too, below auth/).
  */
-import { signedCookie } from "~/utils/cookies.server";
+import { SESSION_DAYS, sessionCookie, sessionIdIn } from "~/utils/session-cookie.server";
 import { randomSecret } from "./crypto.server";
 import type { SessionKind } from "./account-state";
 import { toSessionUser, type SessionUser } from "./users.server";
@@ -16,28 +17,7 @@ import { pageChangesAt } from "~/render/page-record.server";
 import { db } from "~/utils/db.server";
 import { queryRows, sql } from "~/utils/sql.server";
 
-const SESSION_DAYS = 30;
 const DAY = 24 * 60 * 60 * 1000;
-
-export const sessionCookie = signedCookie("gc_session", SESSION_DAYS * 24 * 60 * 60);
-
-/** Cookie headers already read, with the session id each holds (a POST reads it twice: its limit, then its session). */
-const sessionIds = new Map<string, string | null>();
-
-/**
- * The session id in a Cookie header, when its cookie carries our signature (else null). The
- * answer depends on nothing but the header, so each header is checked once (the last 1,000).
- */
-export async function sessionIdIn(cookieHeader: string | null | undefined): Promise<string | null> {
-  if (!cookieHeader?.includes("gc_session=")) return null;
-  const known = sessionIds.get(cookieHeader);
-  if (known !== undefined) return known;
-  const value = await sessionCookie.parse(cookieHeader).catch(() => null);
-  const id = typeof value === "string" && value.length > 0 && value.length <= 100 ? value : null;
-  if (sessionIds.size >= 1000) sessionIds.clear();
-  sessionIds.set(cookieHeader, id);
-  return id;
-}
 
 /** A new session row's fields (written by the caller, inside its own transaction when it has one). */
 export function newSession(userId: string, kind: SessionKind, checkoutSessionId: string | null = null) {

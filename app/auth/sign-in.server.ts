@@ -10,7 +10,8 @@ import { now } from "~/utils/clock.server";
 import { againIfCreatedMeanwhile, db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { accountState, verifiedSignIn, type Proof } from "./account-state";
-import { newSession, sessionCookie } from "./session.server";
+import { sessionCookie } from "~/utils/session-cookie.server";
+import { newSession } from "./session.server";
 import { EmailAddress, StoredRole, toSessionUser, type SessionUser } from "./users.server";
 
 export type SignInIdentity = {

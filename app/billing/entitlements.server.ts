@@ -13,7 +13,7 @@ import { againIfCreatedMeanwhile, db, type DbTransaction } from "~/utils/db.serv
 import { now } from "~/utils/clock.server";
 import { pageChangesAt } from "~/render/page-record.server";
 import { queryRows, sql } from "~/utils/sql.server";
-import { moneyFormat } from "~/payments/catalogue";
+import { moneyFormat } from "~/billing/catalogue";
 
 export type Tier = "monthly" | "annual" | "single_payment";
 

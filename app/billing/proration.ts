@@ -5,7 +5,7 @@
  * charged today, the credit pays what it can of it, and what is left of the credit pays the
  * next bills. Nothing goes back to the card: that is what a refund is for.
  */
-import { displayPrice } from "~/payments/catalogue";
+import { displayPrice } from "~/billing/catalogue";
 
 export type Proration = {
   /** The unused time of the current plan, credited. */

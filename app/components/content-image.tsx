@@ -4,7 +4,7 @@
  * height set so the page does not move when they load. `sizes` says how wide the slot is,
  * so the browser picks the smallest width that fills it sharply.
  */
-import type { ContentImage as Image } from "~/content/types";
+import type { ContentImage as Image } from "~/content-model/content-types";
 
 export function ContentImage({
   image,

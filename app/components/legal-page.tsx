@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { LegalPage } from "~/content/types";
+import type { LegalPage } from "~/content-model/content-types";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 
 function formatDate(date: string): string {

@@ -6,9 +6,6 @@
  * webhook that arrives while an instance is down still reaches it when it comes back.
  * See docs/decisions/0016-instances-share-one-truth.md.
  */
-import { forgetPages } from "~/funnels/page-cache.server";
-import { forgetRenders } from "~/render/stored-renders.server";
-import { forgetPersonalPages } from "~/render/stored-pages.server";
 import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
@@ -18,11 +15,9 @@ const POLL_MS = 1000;
 /** The version this instance's caches belong to; null until first read. */
 let seenVersion: number | null = null;
 
+/** Content and every page cache built from it (they register with onContentChange). */
 function clearCaches(): void {
   invalidateContent();
-  forgetPages();
-  forgetRenders();
-  forgetPersonalPages();
 }
 
 /** The stored version (0 before the first change ever). */

@@ -3,9 +3,9 @@
  * nothing else runs queries.
  */
 import { z } from "zod";
-import type { Funnel } from "~/funnels/schema";
-import { resolveFunnel, stripCmsFields } from "~/funnels/resolve";
-import { ResolvedExperiment } from "~/experiments/schema";
+import type { Funnel } from "~/content-model/funnel";
+import { resolveFunnel, stripCmsFields } from "~/content/funnel-resolve";
+import { ResolvedExperiment } from "~/content-model/experiment";
 import {
   ALL_EXPERIMENTS,
   ALL_FUNNELS,
@@ -25,11 +25,11 @@ import {
   TUTORIAL_SETTINGS,
   TUTORIAL_STEP,
 } from "./queries";
-import { Offer } from "~/payments/offer-schema";
+import { Offer } from "~/content-model/offer";
 import { withImageUrls, type ImageCdn } from "./image-urls.server";
 import { inPreview } from "./preview.server";
 import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
-import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings } from "./types";
+import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings } from "../content-model/content-types";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
@@ -41,9 +41,20 @@ const lastGood = new Map<string, unknown>();
 /** Goes up whenever content may have changed; anything derived from content keys on it. */
 let generation = 0;
 
+/**
+ * What else must go when content changes: the page caches built from it register here. They
+ * sit above content (funnels/, render/), so content calls them back instead of importing them.
+ */
+const contentChangeListeners = new Set<() => void>();
+
+export function onContentChange(forget: () => void): void {
+  contentChangeListeners.add(forget);
+}
+
 export function invalidateContent(): void {
   cache.clear();
   generation++;
+  for (const forget of contentChangeListeners) forget();
 }
 
 export function contentGeneration(): number {

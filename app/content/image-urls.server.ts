@@ -4,10 +4,10 @@
  * of widths up to its own, in the browser's best format (`auto=format`) at quality 80, with
  * the editor's crop applied by the CDN. Pages only render what is here (ContentImage), so
  * no image code reaches the browser. Without Sanity, uploaded images keep their copy under
- * /images/cms/, cut to the same crop (content:pull writes it: uploadedImageCopy in ./types.ts).
+ * /images/cms/, cut to the same crop (content:pull writes it: uploadedImageCopy in app/content-model/content-types.ts).
  */
 import { createImageUrlBuilder } from "@sanity/image-url";
-import type { ContentImage } from "./types";
+import type { ContentImage } from "../content-model/content-types";
 
 /** Where the CDN lives and whose images it serves. */
 export type ImageCdn = { baseUrl: string; projectId: string; dataset: string };

@@ -7,9 +7,9 @@
  * Pure, relative imports only: the app, the linter and the Studio's validation use it.
  */
 import type { z } from "zod";
-import { Funnel, type Step } from "../funnels/schema";
-import { Offer } from "../payments/offer-schema";
-import type { OfferChanges, StepChanges } from "./schema";
+import { Funnel, type Step } from "../content-model/funnel";
+import { Offer } from "../content-model/offer";
+import type { OfferChanges, StepChanges } from "../content-model/experiment";
 
 export type Applied<T> = { ok: true; value: T } | { ok: false; problems: { path: (string | number)[]; message: string }[] };
 

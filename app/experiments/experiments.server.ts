@@ -9,12 +9,12 @@
  * as written, rather than some visitors a broken page.
  */
 import { getExperiments, getFunnelByRoute } from "~/content/content.server";
-import type { Funnel } from "~/funnels/schema";
-import type { Offer } from "~/payments/offer-schema";
+import type { Funnel } from "~/content-model/funnel";
+import type { Offer } from "~/content-model/offer";
 import { logger } from "~/utils/logger.server";
 import { applyOfferChanges, applyStepChanges, type Applied } from "./apply";
 import { assignVariants, storedAssignments, type Assignments, type Viewer } from "./assignment.server";
-import type { ResolvedExperiment } from "./schema";
+import type { ResolvedExperiment } from "../content-model/experiment";
 
 /**
  * Each variant's version of a subject, worked out once per content version (the subject and

@@ -10,7 +10,7 @@
  * as a list.
  */
 import { z } from "zod";
-import type { Option, Question, Step, StepOfType } from "./schema";
+import type { Option, Question, Step, StepOfType } from "../content-model/funnel";
 
 /** The answers a step's form saves, by field: one option value, or a list for multi-choice questions. */
 export type StepAnswers = Record<string, string | string[]>;

@@ -2,7 +2,7 @@
  * The funnel engine: pure functions over a funnel and the answers so far. No React,
  * no I/O, no clock. Routes call these; renderers only display what they return.
  */
-import type { Condition, DocumentRef, Funnel, InsightRules, Next, Option, Question, Step, StepOfType, Target } from "./schema";
+import type { Condition, DocumentRef, Funnel, InsightRules, Next, Option, Question, Step, StepOfType, Target } from "../content-model/funnel";
 
 /** Answers by field: one option value, or a list for multi-choice questions. */
 export type Answers = Readonly<Record<string, string | readonly string[]>>;

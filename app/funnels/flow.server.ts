@@ -3,7 +3,7 @@
  * their answers, apply the engine, plan analytics. Routes only translate the outcome
  * into a response (and record the planned events).
  */
-import type { EventInput } from "~/analytics/events.server";
+import type { EventInput } from "~/analytics/event-input";
 import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
 import type { FunnelVersion } from "~/experiments/experiments.server";
 import { safeRedirect } from "~/auth/redirect";
@@ -25,7 +25,7 @@ import {
   targetPath,
   type Answers,
 } from "./engine";
-import type { Funnel, Step } from "./schema";
+import type { Funnel, Step } from "../content-model/funnel";
 import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
 import { withSetCookies } from "~/utils/cookies.server";
 import type { ClientStep, InsightView, StepView } from "./view";

@@ -7,10 +7,10 @@
  * Every problem is one line, `file: step id: what is wrong`, with `(funnel)` in place of
  * the step id when no single step is at fault.
  */
-import { reservedPathProblem } from "../content/reserved-paths";
+import { reservedPathProblem } from "../content-model/reserved-paths";
 import { positionLabel, stepPositions } from "./engine";
-import { resolveFunnel } from "./resolve";
-import type { Condition, Funnel, InsightRules, Step } from "./schema";
+import { resolveFunnel } from "../content/funnel-resolve";
+import type { Condition, Funnel, InsightRules, Step } from "../content-model/funnel";
 
 export type FunnelFile = { file: string; doc: unknown };
 export type ContentDocument = { _id: string; _type: string; [key: string]: unknown };

@@ -7,7 +7,7 @@ import { signedCookie } from "~/utils/cookies.server";
 import type { Cookie } from "@remix-run/node";
 import { z } from "zod";
 import { sanitizeAnswers } from "./engine";
-import type { Funnel } from "./schema";
+import type { Funnel } from "../content-model/funnel";
 import { logger } from "~/utils/logger.server";
 
 const AnswerValues = z.record(z.string(), z.union([z.string(), z.array(z.string())]));

@@ -1,5 +1,5 @@
 /** What a funnel step's page receives from the server (shared by the loader and the renderers). */
-import type { Step, StepOfType } from "./schema";
+import type { Step, StepOfType } from "../content-model/funnel";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -4,7 +4,7 @@
  * its option on that step, leading where choosing it leads, so the two never disagree.
  */
 import { nextTarget } from "~/funnels/engine";
-import type { Funnel } from "~/funnels/schema";
+import type { Funnel } from "~/content-model/funnel";
 
 export type GoalChoice = { label: string; description: string | null; href: string };
 

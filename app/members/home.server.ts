@@ -6,14 +6,14 @@
  */
 import type { SessionUser } from "~/auth/users.server";
 import { getHomePage } from "~/content/content.server";
-import type { HomePage } from "~/content/types";
+import type { HomePage } from "~/content-model/content-types";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import type { StreakData } from "./calendar";
 import { EMPTY_STREAK, streakData } from "./completions.server";
 import { choosePlan, memberPlan } from "./plans.server";
 import { memberDay } from "./time-zone.server";
 import { logger } from "~/utils/logger.server";
-import { reminderSettings } from "~/reminders/reminders.server";
+import { reminderSettings } from "./reminder-settings.server";
 
 export type RoutineButton = { state: "ready"; href: string } | { state: "disabled" };
 

@@ -5,7 +5,7 @@
  * tests all use the same function.
  */
 import { firstMatch, type Answers } from "~/funnels/engine";
-import { uploadedFileCopy, type ContentImage, type PlanStep, type Product, type ResolvedPlan, type RoutineVideo } from "~/content/types";
+import { uploadedFileCopy, type ContentImage, type PlanStep, type Product, type ResolvedPlan, type RoutineVideo } from "~/content-model/content-types";
 
 /** One funnel's answers and when its result was worked out (ISO time). */
 export type AnswerSet = { funnel: string; answers: Record<string, string | string[]>; at: string };

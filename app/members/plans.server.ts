@@ -7,7 +7,7 @@
 import type { SessionUser } from "~/auth/users.server";
 import { entitlementsOf, type EntitlementView } from "~/billing/entitlements.server";
 import { getDefaultPlan, getFunnelById, getOfferForPlan, getPlan } from "~/content/content.server";
-import type { ResolvedPlan } from "~/content/types";
+import type { ResolvedPlan } from "~/content-model/content-types";
 import { db } from "~/utils/db.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { attachVisitorAnswers } from "./answers.server";

@@ -6,7 +6,7 @@
  * Who may open the player is the route's guard; these functions take the member it let in.
  */
 import type { SessionUser } from "~/auth/users.server";
-import type { ResolvedPlan } from "~/content/types";
+import type { ResolvedPlan } from "~/content-model/content-types";
 import type { PersonalStep } from "./personalise";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";

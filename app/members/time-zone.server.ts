@@ -10,7 +10,7 @@ import { db } from "~/utils/db.server";
 import { isValidTimeZone, localDate, nextDayStarts, zoneForToday } from "./calendar";
 import { pageChangesAt } from "~/render/page-record.server";
 import { TIME_ZONE_COOKIE } from "./time-zone";
-import { rescheduleForTimeZone } from "~/reminders/reminders.server";
+import { rescheduleForTimeZone } from "./reminder-settings.server";
 
 export function timeZoneFromCookie(cookieHeader: string | null): string | null {
   if (!cookieHeader) return null;
@@ -37,8 +37,8 @@ export function browserTimeZone(cookieHeader: string | null, formTimeZone?: stri
 }
 
 /** memberDay with the zone this request's browser says it is in (browserTimeZone). */
-export function memberToday(user: SessionUser, request: Request, formTimeZone?: string): Promise<{ timeZone: string; today: string; at: Date }> {
-  return memberDay(user, browserTimeZone(request.headers.get("Cookie"), formTimeZone));
+export function memberToday(user: SessionUser, cookieHeader: string | null, formTimeZone?: string): Promise<{ timeZone: string; today: string; at: Date }> {
+  return memberDay(user, browserTimeZone(cookieHeader, formTimeZone));
 }
 
 /**

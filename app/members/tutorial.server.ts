@@ -1,11 +1,11 @@
 /**
  * The tutorial pages, /path1 onwards, and /completion (signed in, else /email-instructions):
  * the tutorial of the plan the member follows (the default plan's for a member without one).
+ * The routes read the request (who is signed in, the path, the cookies); these take the values.
  */
-import { requireUser } from "~/auth/guards.server";
+import type { SessionUser } from "~/auth/users.server";
 import { getSiteSettings, getTutorialSettings, getTutorialStep } from "~/content/content.server";
 import { copyrightYear } from "~/utils/copyright-year.server";
-import { notFound } from "~/utils/http.server";
 import { stepsDoneOn } from "./completions.server";
 import { tutorialPicks, videoView } from "./personalise";
 import { memberPlan } from "./plans.server";
@@ -30,13 +30,14 @@ async function footerOf(settings: { footer: { tagline: string; copyright: string
   };
 }
 
-export async function tutorialStepView(request: Request) {
-  const user = await requireUser(request, "/email-instructions");
-  const number = tutorialStepNumber(new URL(request.url).pathname);
-  const [{ plan, personal }, settings] = await Promise.all([memberPlan(user, request.headers.get("Cookie")), getTutorialSettings()]);
+/** One tutorial page; null when the path is no step of the member's plan (the route answers 404). */
+export async function tutorialStepView(input: { user: SessionUser; pathname: string; cookieHeader: string | null }) {
+  const { user } = input;
+  const number = tutorialStepNumber(input.pathname);
+  const [{ plan, personal }, settings] = await Promise.all([memberPlan(user, input.cookieHeader), getTutorialSettings()]);
   const id = number && plan ? plan.tutorial[number - 1] : undefined;
   const step = id ? await getTutorialStep(id) : null;
-  if (!number || !plan || !step) throw notFound(request);
+  if (!number || !plan || !step) return null;
   const total = plan.tutorial.length;
   return {
     planName: plan.name,
@@ -64,9 +65,9 @@ export async function tutorialStepView(request: Request) {
  * /completion: the end of the tutorial. It says today's steps are done only when they are;
  * otherwise how many are, and the way to the routine.
  */
-export async function completionView(request: Request) {
-  const user = await requireUser(request, "/email-instructions");
-  const [member, settings, { today }] = await Promise.all([memberPlan(user, request.headers.get("Cookie")), getTutorialSettings(), memberToday(user, request)]);
+export async function completionView(input: { user: SessionUser; cookieHeader: string | null }) {
+  const { user } = input;
+  const [member, settings, { today }] = await Promise.all([memberPlan(user, input.cookieHeader), getTutorialSettings(), memberToday(user, input.cookieHeader)]);
   const plan = member.plan;
   const done = plan && member.owned ? (await stepsDoneOn(user.id, plan._id, today)).length : 0;
   const count = plan?.stepCount ?? 0;

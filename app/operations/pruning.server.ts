@@ -14,7 +14,7 @@ import { LONGEST_WINDOW_MS } from "~/auth/rate-limit.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { repeatEvery } from "./repeat.server";
+import { repeatEvery } from "~/utils/repeat.server";
 
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export const LOGIN_TOKEN_KEPT_MS = 24 * 60 * 60 * 1000;

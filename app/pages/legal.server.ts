@@ -2,7 +2,7 @@
 import { safeRedirect } from "~/auth/redirect";
 import { REFUND_WINDOWS_PLACEHOLDER, refundTermsLines } from "~/billing/refund-policy";
 import { getLegalPage, getRefundWindows } from "~/content/content.server";
-import type { LegalPage } from "~/content/types";
+import type { LegalPage } from "~/content-model/content-types";
 
 /**
  * "Back" returns to the page the visitor came from on this site (the Referer), so it works

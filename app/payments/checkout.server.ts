@@ -14,8 +14,9 @@ import { readFunnelState } from "~/funnels/state.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { pricePlan, type PricedPlan } from "./catalogue";
-import type { Offer } from "./offer-schema";
+import { pricePlan, type PricedPlan } from "~/billing/catalogue";
+import { localCheckoutPath, STRIPE_SUCCESS_PATH } from "./checkout-steps";
+import type { Offer } from "../content-model/offer";
 import { localTestPayments, stripeClient } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
 
@@ -111,7 +112,7 @@ export async function startCheckout(input: {
     const id = `cs_local_${crypto.randomBytes(18).toString("base64url")}`;
     await db.checkoutSession.create({ data: { ...row, id, provider: "local" } });
     await reportStarted(id);
-    return { ok: true, url: `/checkout/test/${id}` };
+    return { ok: true, url: localCheckoutPath(id) };
   }
 
   const metadata = checkoutMetadata({ plan, visitorId: input.visitorId, funnel: context.funnel, answers: context.answers });
@@ -131,7 +132,7 @@ export async function startCheckout(input: {
           },
         },
       ],
-      success_url: `${env.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
+      success_url: `${env.publicUrl}${STRIPE_SUCCESS_PATH}`,
       cancel_url: `${env.publicUrl}${input.offer.path}`,
       ...(customer ? { customer } : input.user ? { customer_email: input.user.email } : {}),
       client_reference_id: input.visitorId,

@@ -14,11 +14,12 @@ import { purchaseEvent } from "~/analytics/pixel";
 import { accountForPurchase } from "~/auth/users.server";
 import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { getOfferById } from "~/content/content.server";
-import { eventVariants } from "~/experiments/event-variants.server";
+import { eventVariants } from "~/analytics/event-variants.server";
 import { linkToAccount } from "~/experiments/assignment.server";
 import { rememberAnswers } from "~/members/answers.server";
 import { againIfCreatedMeanwhile, againWhenLocked, db } from "~/utils/db.server";
-import { intervalOf, pricePlan, type Tier } from "./catalogue";
+import { intervalOf, pricePlan, type Tier } from "~/billing/catalogue";
+import { PAYMENT_SUCCESS_PATH } from "./checkout-steps";
 
 /** One period after `from` (a month or a year), for a test payment's provisional period. */
 export function addInterval(from: Date, interval: "month" | "year"): Date {
@@ -176,6 +177,7 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       email: fulfilled.email,
       at: input.at,
       params: purchaseEvent(fulfilled.purchase).params,
+      sourcePath: PAYMENT_SUCCESS_PATH,
     });
   }
 

@@ -10,7 +10,8 @@ import { entitlementsOf, ownedEntitlement } from "~/billing/entitlements.server"
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
-import { displayPrice, intervalOf, type Tier } from "./catalogue";
+import { displayPrice, intervalOf, type Tier } from "~/billing/catalogue";
+import { paymentSuccessPath } from "./checkout-steps";
 import { fulfilCheckout } from "./fulfilment.server";
 
 const LOCAL_ID = /^cs_local_[A-Za-z0-9_-]{10,60}$/;
@@ -37,7 +38,7 @@ function billingText(tier: Tier): string {
 }
 
 function paymentSuccess(id: string): Go {
-  return go(`/payment-success?session_id=${encodeURIComponent(id)}`);
+  return go(paymentSuccessPath(id));
 }
 
 /** The order to show, or where to go when this checkout is already finished; null: not found. */

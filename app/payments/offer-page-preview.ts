@@ -3,7 +3,7 @@
  * the page and the tests that compare it with the delivered plan use one function.
  */
 import type { PersonalPlan } from "~/members/personalise";
-import type { Offer } from "./offer-schema";
+import type { Offer } from "../content-model/offer";
 
 /** One card of the "chosen for your skin" section: the product in that place, its name only when unlocked. */
 export type ProductMatch = { kind: string; name: string | null; fitLabel: string; fitPercent: number; locked: boolean };

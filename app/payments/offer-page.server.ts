@@ -12,12 +12,12 @@ import { offerForViewer } from "~/experiments/experiments.server";
 import { attachVisitorAnswers, visitorAnswers } from "~/members/answers.server";
 import { personalisePlan, planAnswers } from "~/members/personalise";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
-import { displayPrice, intervalOf, percentOff, planText } from "./catalogue";
+import { displayPrice, intervalOf, percentOff, planText } from "~/billing/catalogue";
 import { startCheckout } from "./checkout.server";
 import { offerCountdown } from "./countdown.server";
 import { CHECKOUT_ERROR, NOT_ON_SALE } from "./messages";
 import { env } from "~/utils/env.server";
-import type { Offer } from "./offer-schema";
+import type { Offer } from "../content-model/offer";
 import { planPreview, type PreviewStep, type PreviewTip, type ProductMatch } from "./offer-page-preview";
 import { logger } from "~/utils/logger.server";
 

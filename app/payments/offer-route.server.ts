@@ -13,7 +13,7 @@ import { notFound } from "~/utils/http.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { pageMayBeStored } from "~/render/page-record.server";
-import { countdownDuration } from "./catalogue";
+import { countdownDuration } from "~/billing/catalogue";
 import { CHECKOUT_ERROR } from "./messages";
 import { checkoutFromOffer, offerPage, type OfferPageView } from "./offer-page.server";
 

@@ -13,8 +13,7 @@
  * address already verified is never signed in by a checkout, and the buyer is asked to sign
  * in with the e-mailed link or its code.
  */
-import { accountState, checkoutWelcome } from "~/auth/account-state";
-import { getSession } from "~/auth/guards.server";
+import { accountState, checkoutWelcome, type SessionKind } from "~/auth/account-state";
 import { CHECK_EMAIL_PATH, sendSignInLink } from "~/auth/login.server";
 import { go, isGo, type Go } from "~/utils/outcome";
 import { startSession } from "~/auth/session.server";
@@ -22,7 +21,8 @@ import { now } from "~/utils/clock.server";
 import { getPlan } from "~/content/content.server";
 import { db } from "~/utils/db.server";
 import { toastHeader } from "~/utils/toast.server";
-import type { Tier } from "./catalogue";
+import type { Tier } from "~/billing/catalogue";
+import { paymentSuccessPath } from "./checkout-steps";
 import { fulfilCheckout } from "./fulfilment.server";
 import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
 import { stripeClient } from "./stripe.server";
@@ -81,13 +81,23 @@ async function emailSignInLink(cookieHeader: string | null, email: string, clien
   }
 }
 
+/** What /payment-success knows of the browser asking: the route reads it from the request. */
+export type PaymentSuccessInput = {
+  /** The address's session_id (the checkout), null when there is none. */
+  checkoutSessionId: string | null;
+  visitorId: string;
+  clientIp: string;
+  cookieHeader: string | null;
+  /** This browser's own session (either kind), null when it has none. */
+  browserSession: { kind: SessionKind; userId: string } | null;
+};
+
 /**
  * What the page says about this browser's checkout; the first time a paid one is seen, the
  * welcome's cookies and the same page again (a `Go`), so a reload sends nothing twice.
  */
-export async function checkPayment(input: { request: Request; visitorId: string; clientIp: string }): Promise<PaymentState | Go> {
-  const url = new URL(input.request.url);
-  const sessionId = url.searchParams.get("session_id");
+export async function checkPayment(input: PaymentSuccessInput): Promise<PaymentState | Go> {
+  const sessionId = input.checkoutSessionId;
   if (!sessionId) return { state: "no-session" };
   if (!SESSION_ID.test(sessionId)) return { state: "unverified" };
 
@@ -107,7 +117,7 @@ export async function checkPayment(input: { request: Request; visitorId: string;
   if (row.status === "canceled") return { state: "canceled", offerPath: row.cancelPath };
   if (row.status !== "complete" || !row.userId || !row.email) return { state: "pending" };
 
-  const session = await getSession(input.request);
+  const session = input.browserSession;
 
   // Once per checkout: e-mail a sign-in link, and give this browser what is safe to give.
   const { count } = await db.checkoutSession.updateMany({ where: { id: row.id, welcomedAt: null }, data: { welcomedAt: now() } });
@@ -115,24 +125,24 @@ export async function checkPayment(input: { request: Request; visitorId: string;
     const account = await db.user.findUnique({ where: { id: row.userId }, select: { emailVerifiedAt: true } });
     const welcome = checkoutWelcome({
       account: accountState(account),
-      browserSession: session ? { kind: session.kind, userId: session.user.id } : null,
+      browserSession: session,
       buyerId: row.userId,
     });
-    const email = await emailSignInLink(input.request.headers.get("Cookie"), row.email, input.clientIp);
+    const email = await emailSignInLink(input.cookieHeader, row.email, input.clientIp);
     await db.checkoutSession.update({
       where: { id: row.id },
       data: { emailStatus: email.sent ? "sent" : "failed", signedInHere: welcome !== "sign-in-by-link" },
     });
     const cookies = [await toastHeader(email.sent ? MAGIC_LINK_SENT : { ...EMAIL_ERROR, variant: "destructive" }), ...email.cookies];
     if (welcome === "purchase-session") cookies.push(await startSession(row.userId, "purchase", row.id));
-    return go(`/payment-success?session_id=${encodeURIComponent(row.id)}`, cookies);
+    return go(paymentSuccessPath(row.id), cookies);
   }
   return {
     state: "paid",
     tier: row.tier as Tier,
     email: row.email,
     emailStatus: row.emailStatus === "sent" || row.emailStatus === "failed" ? row.emailStatus : null,
-    access: session?.user.id !== row.userId ? "sign-in-by-link" : session.kind === "full" ? "signed-in" : "purchase",
+    access: session?.userId !== row.userId ? "sign-in-by-link" : session.kind === "full" ? "signed-in" : "purchase",
     // The routine plan this purchase unlocked, by name ("Your Crease-Free Makeup routine is now active").
     routinePlan: row.routinePlanId ? ((await getPlan(row.routinePlanId))?.name ?? null) : null,
   };

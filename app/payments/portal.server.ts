@@ -20,10 +20,10 @@ import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { go, isRefusal, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
-import { intervalOf } from "./catalogue";
+import { intervalOf } from "~/billing/catalogue";
 import { addInterval } from "./fulfilment.server";
 import { NO_SUBSCRIPTION_TO_MANAGE } from "./messages";
-import type { Offer, OfferPlan } from "./offer-schema";
+import type { Offer, OfferPlan } from "../content-model/offer";
 import { localTestPayments, stripeClient, type Stripe } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
 

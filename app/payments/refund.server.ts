@@ -17,7 +17,7 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
-import { displayPrice } from "./catalogue";
+import { displayPrice } from "~/billing/catalogue";
 import { localTestPayments, stripeClient, type Stripe } from "./stripe.server";
 
 const NOT_FOUND = "We couldn't find that purchase on your account.";

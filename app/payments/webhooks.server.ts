@@ -26,9 +26,9 @@ import { getOfferById } from "~/content/content.server";
 import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { findPlan, intervalOf } from "./catalogue";
+import { findPlan, intervalOf } from "~/billing/catalogue";
 import { fulfilCheckout, FulfilmentError } from "./fulfilment.server";
-import type { Offer } from "./offer-schema";
+import type { Offer } from "../content-model/offer";
 import { stripeClient, verifyWebhook } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
 

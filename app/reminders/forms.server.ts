@@ -4,7 +4,7 @@
  * is then off.
  */
 import { z } from "zod";
-import { isReminderHour } from "./schedule";
+import { isReminderHour } from "~/members/reminder-schedule";
 
 const HOUR_MESSAGE = "Please choose an hour for your reminder from the list.";
 

@@ -17,7 +17,7 @@
  * every byte, which costs microseconds.
  */
 import zlib from "node:zlib";
-import { countdownDuration, formatCountdown } from "~/payments/catalogue";
+import { countdownDuration, formatCountdown } from "~/billing/catalogue";
 
 /** gzip header: magic, deflate, no flags, no mtime, no extra flags, unknown OS. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);

@@ -28,8 +28,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
 import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
-import { sessionIdIn } from "~/auth/session.server";
-import { contentGeneration } from "~/content/content.server";
+import { sessionIdIn } from "~/utils/session-cookie.server";
+import { contentGeneration, onContentChange } from "~/content/content.server";
 import { serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { requestPathOf } from "~/security/request-guard.server";
@@ -66,6 +66,7 @@ const pages = new Map<string, StoredPage>();
 export function forgetPersonalPages(): void {
   pages.clear();
 }
+onContentChange(forgetPersonalPages);
 
 export function personalPageCount(): number {
   return pages.size;

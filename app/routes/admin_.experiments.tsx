@@ -9,8 +9,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { percent } from "~/admin/format";
 import { Panel, ScrollX } from "~/admin/ui";
 import { requireAdmin } from "~/auth/guards.server";
-import { experimentReports } from "~/experiments/report.server";
-import type { ExperimentReport, VariantResult } from "~/experiments/report";
+import { experimentReports } from "~/admin/experiment-report.server";
+import type { ExperimentReport, VariantResult } from "~/admin/experiment-report";
 import { now } from "~/utils/clock.server";
 import { seo } from "~/utils/seo";
 

@@ -9,7 +9,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { AuthCard, FormAlert } from "~/components/ui/form";
-import { displayPrice } from "~/payments/catalogue";
+import { displayPrice } from "~/billing/catalogue";
 import { PageId, SwitchForm } from "~/payments/forms.server";
 import { confirmSwitch, previewSwitch } from "~/payments/portal.server";
 import { parseForm, replyRefused } from "~/utils/form.server";

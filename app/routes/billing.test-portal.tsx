@@ -8,7 +8,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { AuthCard, FormAlert } from "~/components/ui/form";
-import { displayPrice } from "~/payments/catalogue";
+import { displayPrice } from "~/billing/catalogue";
 import { PageId, TestPortalForm } from "~/payments/forms.server";
 import { changeSubscriptionLocally, testPortalView } from "~/payments/portal.server";
 import { localTestPayments } from "~/payments/stripe.server";

@@ -1,6 +1,7 @@
 /** /completion: the end of the tutorial (signed in, else /email-instructions). */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/guards.server";
 import { CheckIcon, ShieldIcon, SparkleIcon } from "~/components/ui/icons";
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { completionView } from "~/members/tutorial.server";
@@ -13,7 +14,8 @@ export const meta: MetaFunction = (args) =>
   seo(args, { title: "Congratulations! · Glow Coach", description: "You completed your routine tutorial.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return completionView(request);
+  const user = await requireUser(request, "/email-instructions");
+  return completionView({ user, cookieHeader: request.headers.get("Cookie") });
 }
 
 export default function Completion() {

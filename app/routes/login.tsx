@@ -11,7 +11,7 @@ import { GoogleButton } from "~/auth/google-button";
 import { LoginForm } from "~/auth/forms.server";
 import { getSession, requireAnonymous } from "~/auth/guards.server";
 import { sendSignInLink, signInWithPassword } from "~/auth/login.server";
-import { HONEYPOT_FIELD } from "~/auth/honeypot";
+import { HONEYPOT_FIELD } from "~/components/ui/honeypot";
 import { safeRedirect } from "~/auth/redirect";
 import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";
 import { env } from "~/utils/env.server";

@@ -8,6 +8,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { CheckEmailSteps } from "~/components/check-email-steps";
 import { ErrorBox } from "~/components/ui/error-box";
+import { getSession } from "~/auth/guards.server";
 import { AuthCard } from "~/components/ui/form";
 import { CheckIcon } from "~/components/ui/icons";
 import { getSiteSettings } from "~/content/content.server";
@@ -22,12 +23,19 @@ import { formPageHeaders } from "~/utils/route-headers";
 const RECHECK_SECONDS = 3;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const outcome = await checkPayment({ request, visitorId: context.visitorId, clientIp: context.clientIp });
+  const checkoutSessionId = new URL(request.url).searchParams.get("session_id");
+  const session = await getSession(request);
+  const outcome = await checkPayment({
+    checkoutSessionId,
+    visitorId: context.visitorId,
+    clientIp: context.clientIp,
+    cookieHeader: request.headers.get("Cookie"),
+    browserSession: session ? { kind: session.kind, userId: session.user.id } : null,
+  });
   if (isGo(outcome)) throw goTo(outcome);
   const { supportEmail } = await getSiteSettings();
   // Meta's Purchase for the pixel, on the first paid page only: never again on a reload (ADR 32).
   // "paid" means the session_id in the address is this browser's paid checkout (checkPayment).
-  const checkoutSessionId = new URL(request.url).searchParams.get("session_id");
   const purchase = outcome.state === "paid" && checkoutSessionId ? await pixelEventOnce(request, checkoutSessionId, "Purchase") : null;
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
   return data({ ...outcome, supportEmail, pixelEvents: purchase ? [purchase] : [] }, { status, headers: { "Referrer-Policy": "same-origin" } });

@@ -9,8 +9,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FormAlert } from "~/components/ui/form";
 import { ReminderForm } from "~/reminders/forms.server";
-import { reminderSettings, saveReminderSettings } from "~/reminders/reminders.server";
-import { hourLabel } from "~/reminders/schedule";
+import { reminderSettings, saveReminderSettings } from "~/members/reminder-settings.server";
+import { hourLabel } from "~/members/reminder-schedule";
 import { parseForm } from "~/utils/form.server";
 import type { FormInput } from "~/utils/form-types";
 import { toastHeader } from "~/utils/toast.server";

@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-ru
 import { formPageHeaders } from "~/utils/route-headers";
 import { RegistrationForm } from "~/auth/forms.server";
 import { requireAnonymous } from "~/auth/guards.server";
-import { HONEYPOT_FIELD } from "~/auth/honeypot";
+import { HONEYPOT_FIELD } from "~/components/ui/honeypot";
 import { register } from "~/auth/registration.server";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { AuthCard, FormAlert, Honeypot, TextField } from "~/components/ui/form";

@@ -9,7 +9,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CheckIcon } from "~/components/ui/icons";
 import { userFromUnsubscribeToken } from "~/reminders/links.server";
-import { turnRemindersOff } from "~/reminders/reminders.server";
+import { turnRemindersOff } from "~/members/reminder-settings.server";
 import { seo } from "~/utils/seo";
 
 export const meta: MetaFunction = (args) =>

@@ -5,6 +5,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
+import { requireUser } from "~/auth/guards.server";
 import { ArrowLeftIcon, ArrowRightIcon } from "~/components/ui/icons";
 import {
   AvoidIcon,
@@ -22,6 +23,7 @@ import {
 import { TutorialFooter } from "~/members/components/tutorial-footer";
 import { tutorialStepView } from "~/members/tutorial.server";
 import type { RouteHandle } from "~/root";
+import { notFound } from "~/utils/http.server";
 import { seo } from "~/utils/seo";
 
 export const handle: RouteHandle = { siteFooter: false };
@@ -34,7 +36,10 @@ export const meta: MetaFunction<typeof loader> = (args) =>
   });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return tutorialStepView(request);
+  const user = await requireUser(request, "/email-instructions");
+  const view = await tutorialStepView({ user, pathname: new URL(request.url).pathname, cookieHeader: request.headers.get("Cookie") });
+  if (!view) throw notFound(request);
+  return view;
 }
 
 export default function TutorialStepPage() {

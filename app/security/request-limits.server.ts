@@ -11,7 +11,7 @@
  */
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { sessionIdIn } from "~/auth/session.server";
+import { sessionIdIn } from "~/utils/session-cookie.server";
 import { env } from "~/utils/env.server";
 import { now } from "~/utils/clock.server";
 import { logger } from "~/utils/logger.server";

@@ -9,7 +9,7 @@ import { data } from "@remix-run/node";
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { $ZodType, input as Input, output as Output } from "zod/v4/core";
-import { retryAfterSeconds } from "~/auth/rate-limit.server";
+import { now } from "./clock.server";
 import type { Refusal } from "./outcome";
 
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -103,4 +103,9 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** Seconds until `retryAt`, at least 1: the Retry-After header of a refusal that names when to try again. */
+function retryAfterSeconds(retryAt: Date): number {
+  return Math.max(1, Math.ceil((retryAt.getTime() - now().getTime()) / 1000));
 }

@@ -1,7 +1,7 @@
 /**
  * Studio validation that runs the app's own checks, so the Studio flags exactly what the
  * app would refuse to render. Each content type's document-level rule parses the document
- * with the app's zod schema (app/content/types.ts) or, for funnels, with the funnel
+ * with the app's zod schema (app/content-model/content-types.ts) or, for funnels, with the funnel
  * resolver and linter (app/funnels/lint.ts), and places each problem on its field.
  *
  * Pure functions of the document (no Studio imports), so tests/unit can call them too.

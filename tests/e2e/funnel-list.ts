@@ -4,7 +4,7 @@
  * editing the specs.
  */
 import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
-import type { Step } from "../../app/funnels/schema";
+import type { Step } from "../../app/content-model/funnel";
 
 export type FunnelOutline = { id: string; route: string; steps: { id: string; type: Step["type"]; template: string }[] };
 

@@ -7,8 +7,8 @@
 import { expect, type Page } from "@playwright/test";
 import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { findStep, nextTarget, type Answers } from "../../app/funnels/engine";
-import { resolveFunnel } from "../../app/funnels/resolve";
-import type { Funnel } from "../../app/funnels/schema";
+import { resolveFunnel } from "../../app/content/funnel-resolve";
+import type { Funnel } from "../../app/content-model/funnel";
 
 let funnels: Map<string, Funnel> | undefined;
 

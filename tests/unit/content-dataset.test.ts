@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Insight, LandingPage, SiteSettings } from "~/content/types";
+import { Insight, LandingPage, SiteSettings } from "~/content-model/content-types";
 import { embeddedDataset, loadFunnel } from "./helpers";
 
 describe("embedded content dataset", () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { imageOnCdn, withImageUrls } from "~/content/image-urls.server";
-import { ContentImage, cropRect, Product } from "~/content/types";
+import { ContentImage, cropRect, Product } from "~/content-model/content-types";
 import { toSanityDocument } from "~/content/sanity-format";
 import { validateWithStudio } from "../../studio/validate";
 import { embeddedDataset } from "./helpers";

@@ -4,15 +4,15 @@
  * an offer page counts as a link to a page (funnels:check).
  */
 import { describe, expect, it } from "vitest";
-import { lintContent } from "~/content/content-lint";
-import { RESERVED_SEGMENTS, reservedPathProblem } from "~/content/reserved-paths";
+import { lintContent } from "~/content-checks/content-lint";
+import { RESERVED_SEGMENTS, reservedPathProblem } from "~/content-model/reserved-paths";
 import { readAppRoutes } from "~/funnels/app-routes.server";
 import { lintFunnels } from "~/funnels/lint";
-import { Offer } from "~/payments/offer-schema";
+import { Offer } from "~/content-model/offer";
 import { embeddedDataset, funnelDocument, loadFunnel } from "./helpers";
 
 describe("reserved addresses", () => {
-  it("every page of the app is reserved (a new route must be added to app/content/reserved-paths.ts)", () => {
+  it("every page of the app is reserved (a new route must be added to app/content-model/reserved-paths.ts)", () => {
     const first = readAppRoutes()
       .flatMap((pattern) => (pattern.includes("${n}") ? [1, 2, 3, 4, 5, 6].map((n) => pattern.replace("${n}", String(n))) : [pattern]))
       .map((pattern) => pattern.split("/")[1])

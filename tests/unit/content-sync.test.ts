@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
 import { fromSanityDocument } from "~/content/sanity-format";
 import { pullContent, pushContent, type ContentClient } from "../../scripts/content-sync";
-import { Product, RoutineVideo } from "~/content/types";
+import { Product, RoutineVideo } from "~/content-model/content-types";
 import { videoView } from "~/members/personalise";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
 import { imageOnCdn } from "~/content/image-urls.server";

@@ -4,7 +4,7 @@
  * Studio runs the same schema, so what is refused here is refused before publish.
  */
 import { describe, expect, it } from "vitest";
-import { RoutineVideo } from "~/content/types";
+import { RoutineVideo } from "~/content-model/content-types";
 import { videoView } from "~/members/personalise";
 
 const poster = { _type: "contentImage", asset: { _type: "reference", _ref: "image-a1b2c3-1280x720-jpg" }, alt: "Hands massaging cleanser into a cheek" };

@@ -6,7 +6,7 @@
  */
 import crypto from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ResolvedExperiment } from "~/experiments/schema";
+import type { ResolvedExperiment } from "~/content-model/experiment";
 
 const content = vi.hoisted(() => ({ experiments: [] as unknown[] }));
 vi.mock("~/content/content.server", async (importOriginal) => ({

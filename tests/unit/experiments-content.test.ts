@@ -7,11 +7,11 @@ import { describe, expect, it } from "vitest";
 import { toSanityDocument } from "~/content/sanity-format";
 import { readAppRoutes } from "~/funnels/app-routes.server";
 import { applyOfferChanges, applyStepChanges } from "~/experiments/apply";
-import { experimentProblems, lintExperiments } from "~/experiments/lint";
-import { ResolvedExperiment } from "~/experiments/schema";
+import { experimentProblems, lintExperiments } from "~/content-checks/experiment-lint";
+import { ResolvedExperiment } from "~/content-model/experiment";
 import { ALL_EXPERIMENTS } from "~/content/queries";
-import { stripCmsFields } from "~/funnels/resolve";
-import { Offer } from "~/payments/offer-schema";
+import { stripCmsFields } from "~/content/funnel-resolve";
+import { Offer } from "~/content-model/offer";
 import { validateWithStudio, type StudioMarker } from "../../studio/validate";
 import { embeddedDataset, funnelDocument, loadFunnel, sharedQuestions } from "./helpers";
 

@@ -1,6 +1,6 @@
-/** An experiment's report (app/experiments/report.ts) on a seeded event log. */
+/** An experiment's report (app/admin/experiment-report.ts) on a seeded event log. */
 import { describe, expect, it } from "vitest";
-import { experimentReport, type ExperimentEvent, type ReportedExperiment } from "~/experiments/report";
+import { experimentReport, type ExperimentEvent, type ReportedExperiment } from "~/admin/experiment-report";
 
 const T0 = new Date("2026-10-01T12:00:00Z");
 const day = (n: number, hours = 0) => new Date(T0.getTime() + n * 86_400_000 + hours * 3_600_000);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { stepFormSchema } from "~/funnels/answer-form";
 import { canContinue } from "~/funnels/engine";
-import type { Question, Step, StepOfType } from "~/funnels/schema";
+import type { Question, Step, StepOfType } from "~/content-model/funnel";
 import { formErrorsOf } from "~/utils/form-errors";
 import { MAX_FORM_BYTES, parseForm } from "~/utils/form.server";
 import { loadFunnel } from "./helpers";

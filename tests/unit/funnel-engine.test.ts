@@ -12,7 +12,7 @@ import {
   toggleChoice,
   type Answers,
 } from "~/funnels/engine";
-import type { Question, StepOfType } from "~/funnels/schema";
+import type { Question, StepOfType } from "~/content-model/funnel";
 import { loadFunnel } from "./helpers";
 
 const skin = loadFunnel("skin");

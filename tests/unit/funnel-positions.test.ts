@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { toSanityDocument } from "~/content/sanity-format";
 import { stepChrome, stepPositions } from "~/funnels/engine";
 import { labelProblems, lintFunnels } from "~/funnels/lint";
-import { resolveFunnel } from "~/funnels/resolve";
-import type { Funnel } from "~/funnels/schema";
+import { resolveFunnel } from "~/content/funnel-resolve";
+import type { Funnel } from "~/content-model/funnel";
 import { validateWithStudio, type StudioMarker } from "../../studio/validate";
 import { embeddedDataset, funnelDocument, loadFunnel, sharedQuestions } from "./helpers";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { continueLabel, journey, nextTarget, pickInsight, stepAccess, type Answers } from "~/funnels/engine";
-import type { Funnel, Step, StepOfType } from "~/funnels/schema";
+import type { Funnel, Step, StepOfType } from "~/content-model/funnel";
 import { loadFunnel } from "./helpers";
 
 function stepOf<T extends Step["type"]>(funnel: Funnel, id: string): StepOfType<T> {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { funnelJsonSchema } from "~/funnels/json-schema";
-import { resolveFunnel } from "~/funnels/resolve";
+import { resolveFunnel } from "~/content/funnel-resolve";
 import { funnelDocument, sharedQuestions } from "./helpers";
 
 type Doc = Record<string, any>;

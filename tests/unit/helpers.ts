@@ -1,6 +1,6 @@
 import { readEmbeddedDataset, type Document } from "~/content/embedded-dataset.server";
-import { resolveFunnel } from "~/funnels/resolve";
-import type { Funnel } from "~/funnels/schema";
+import { resolveFunnel } from "~/content/funnel-resolve";
+import type { Funnel } from "~/content-model/funnel";
 
 let dataset: Document[] | undefined;
 

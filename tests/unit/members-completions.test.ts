@@ -108,11 +108,13 @@ describe("the member's time zone", () => {
   });
 
   it("defaults to UTC, stores a browser's zone, prefers the form field, and ignores invalid values", async () => {
-    expect((await memberToday(await sessionUser(), request())).timeZone).toBe("UTC");
-    expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles"))).timeZone).toBe("America/Los_Angeles");
+    expect((await memberToday(await sessionUser(), request().headers.get("Cookie"))).timeZone).toBe("UTC");
+    expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles").headers.get("Cookie"))).timeZone).toBe("America/Los_Angeles");
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).timeZone).toBe("America/Los_Angeles");
-    expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles"), "Pacific/Auckland")).timeZone).toBe("Pacific/Auckland");
-    expect((await memberToday(await sessionUser(), request("gc_tz=nope"), "Not/AZone")).timeZone).toBe("Pacific/Auckland");
+    expect((await memberToday(await sessionUser(), request("gc_tz=America%2FLos_Angeles").headers.get("Cookie"), "Pacific/Auckland")).timeZone).toBe(
+      "Pacific/Auckland",
+    );
+    expect((await memberToday(await sessionUser(), request("gc_tz=nope").headers.get("Cookie"), "Not/AZone")).timeZone).toBe("Pacific/Auckland");
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).timeZone).toBe("Pacific/Auckland");
   });
 });

@@ -2,7 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
-import { HomePage, Plan, Product, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings, TutorialStep, type ContentImage } from "~/content/types";
+import {
+  HomePage,
+  Plan,
+  Product,
+  ResolvedPlan,
+  ResolvedTutorialStep,
+  SiteSettings,
+  TutorialSettings,
+  TutorialStep,
+  type ContentImage,
+} from "~/content-model/content-types";
 import { DEFAULT_PLAN, PLAN_BY_ID, TUTORIAL_STEP } from "~/content/queries";
 import { embeddedDataset } from "./helpers";
 

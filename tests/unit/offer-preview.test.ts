@@ -7,10 +7,10 @@
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
 import { PLAN_BY_ID } from "~/content/queries";
-import { ResolvedPlan } from "~/content/types";
+import { ResolvedPlan } from "~/content-model/content-types";
 import { personalisePlan } from "~/members/personalise";
 import { planPreview } from "~/payments/offer-page-preview";
-import { Offer } from "~/payments/offer-schema";
+import { Offer } from "~/content-model/offer";
 import { embeddedDataset } from "./helpers";
 
 const docs = embeddedDataset();

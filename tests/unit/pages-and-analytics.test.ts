@@ -4,7 +4,7 @@ import { pixelBootstrap, purchaseEvent } from "~/analytics/pixel";
 import { rememberLanding } from "~/analytics/visitor.server";
 import { recordOfferViewed } from "~/analytics/events.server";
 import { flushEvents, queuedEventCount } from "~/analytics/event-batch.server";
-import { LegalPage, PartnershipsPage, LandingPage, SiteSettings } from "~/content/types";
+import { LegalPage, PartnershipsPage, LandingPage, SiteSettings } from "~/content-model/content-types";
 import { backHref } from "~/pages/legal.server";
 import { parseEnv } from "~/utils/env.server";
 import { db } from "~/utils/db.server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { derivePlanType, displayPrice, formatCountdown, percentOff, perDay, pricePlan } from "~/payments/catalogue";
-import { Offer } from "~/payments/offer-schema";
+import { derivePlanType, displayPrice, formatCountdown, percentOff, perDay, pricePlan } from "~/billing/catalogue";
+import { Offer } from "~/content-model/offer";
 import { presentOffer } from "~/payments/offer-page.server";
 import { offerCountdown } from "~/payments/countdown.server";
 import { embeddedDataset } from "./helpers";

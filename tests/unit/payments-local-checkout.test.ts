@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getOfferByPath } from "~/content/content.server";
 import { startCheckout } from "~/payments/checkout.server";
 import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
+import { getSession } from "~/auth/guards.server";
 import { completeSignIn } from "~/auth/sign-in.server";
 import { checkPayment } from "~/payments/payment-success.server";
 import { isGo, type Go } from "~/utils/outcome";
@@ -12,7 +13,7 @@ import { changeSubscriptionLocally, confirmSwitch, previewSwitch } from "~/payme
 import { requestRefund } from "~/payments/refund.server";
 import { applyEntitlementChange } from "~/billing/entitlements.server";
 import { listMessages, mailboxDir } from "~/email/dev-mailbox.server";
-import { displayPrice } from "~/payments/catalogue";
+import { displayPrice } from "~/billing/catalogue";
 
 async function localCheckout(path: string, planId: string, visitorId: string) {
   const offer = (await getOfferByPath(path))!;
@@ -96,12 +97,17 @@ describe("local test checkout (no Stripe key)", () => {
 });
 
 describe("payment success after a test payment", () => {
-  const ask = (id: string, visitorId: string, cookie?: string) =>
-    checkPayment({
-      request: new Request(`http://localhost/payment-success?session_id=${id}`, { headers: cookie ? { Cookie: cookie } : {} }),
+  /** As the route asks: the browser's own session, read from its cookie. */
+  const ask = async (id: string, visitorId: string, cookie?: string) => {
+    const session = await getSession(new Request("http://localhost/payment-success", { headers: cookie ? { Cookie: cookie } : {} }));
+    return checkPayment({
+      checkoutSessionId: id,
       visitorId,
       clientIp: "127.0.0.1",
+      cookieHeader: cookie ?? null,
+      browserSession: session ? { kind: session.kind, userId: session.user.id } : null,
     });
+  };
   /** The first answer to a paid checkout: the same page again, with the welcome's cookies. */
   const welcome = async (id: string, visitorId: string, cookie?: string) => {
     const first = await ask(id, visitorId, cookie);

@@ -26,6 +26,7 @@ const { getOfferByPath } = await import("~/content/content.server");
 const { db } = await import("~/utils/db.server");
 const { env } = await import("~/utils/env.server");
 const { checkPayment } = await import("~/payments/payment-success.server");
+const { getSession } = await import("~/auth/guards.server");
 const { applyEntitlementChange, entitlementsOf, entitlementHistory } = await import("~/billing/entitlements.server");
 const webhookRoute = await import("~/routes/webhooks.stripe");
 const { logger } = await import("~/utils/logger.server");
@@ -626,9 +627,12 @@ describe("payment success in Stripe mode", () => {
     const started = await startCheckout({ offer, planId: "lifetime", user: null, visitorId: "visitor-success", cookieHeader: null });
     if (!started.ok) throw new Error(started.reason);
     const sessionId = started.url.split("/").pop()!;
-    const url = `${env.publicUrl}/payment-success?session_id=${sessionId}`;
-    const ask = (visitorId: string, cookie?: string) =>
-      checkPayment({ request: new Request(url, { headers: cookie ? { Cookie: cookie } : {} }), visitorId, clientIp: "127.0.0.1" });
+    // As the route asks: the browser's own session, read from its cookie.
+    const ask = async (visitorId: string, cookie?: string) => {
+      const session = await getSession(new Request(`${env.publicUrl}/payment-success`, { headers: cookie ? { Cookie: cookie } : {} }));
+      const browserSession = session ? { kind: session.kind, userId: session.user.id } : null;
+      return checkPayment({ checkoutSessionId: sessionId, visitorId, clientIp: "127.0.0.1", cookieHeader: cookie ?? null, browserSession });
+    };
 
     // Not paid yet: say so (the page re-checks).
     expect(await ask("visitor-success")).toEqual({ state: "pending" });

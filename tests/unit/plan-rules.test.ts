@@ -5,7 +5,7 @@
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
 import { PLAN_BY_ID } from "~/content/queries";
-import { ContentImage, Plan, ResolvedPlan } from "~/content/types";
+import { ContentImage, Plan, ResolvedPlan } from "~/content-model/content-types";
 import { lintPlanRules } from "~/funnels/lint";
 import { personalisePlan, planAnswers, videoView, type AnswerSet } from "~/members/personalise";
 import { embeddedDataset, loadFunnel } from "./helpers";

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { refundStanding, refundTermsLines, refundWindow } from "~/billing/refund-policy";
 import { localProration, prorationFromInvoice, prorationLines } from "~/billing/proration";
-import { Offer, PublishedOffer } from "~/payments/offer-schema";
-import { lintContent } from "~/content/content-lint";
+import { Offer, PublishedOffer } from "~/content-model/offer";
+import { lintContent } from "~/content-checks/content-lint";
 import { embeddedDataset } from "./helpers";
 
 const offers = () => embeddedDataset().filter((d) => d._type === "offer");

@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { OutgoingEmail } from "~/email/mailer.server";
 import { recordCompletion } from "~/members/completions.server";
 import { planFromRoutineLink, routineLink, unsubscribeLink, userFromUnsubscribeToken } from "~/reminders/links.server";
-import { claimDueReminders, LEASE_MS, rescheduleForTimeZone, runDueReminders, saveReminderSettings, turnRemindersOff } from "~/reminders/reminders.server";
-import { retryDelayMs } from "~/reminders/schedule";
+import { claimDueReminders, LEASE_MS, runDueReminders } from "~/reminders/reminders.server";
+import { rescheduleForTimeZone, saveReminderSettings, turnRemindersOff } from "~/members/reminder-settings.server";
+import { retryDelayMs } from "~/members/reminder-schedule";
 import { db } from "~/utils/db.server";
 import { grantPlan } from "./helpers";
 
@@ -55,12 +56,12 @@ describe("reminder settings", () => {
 describe("a new time zone from the browser", () => {
   it("moves the next reminder to the hour in the new zone", async () => {
     const { memberToday } = await import("~/members/time-zone.server");
-    const { nextReminderAt } = await import("~/reminders/schedule");
+    const { nextReminderAt } = await import("~/members/reminder-schedule");
     const { TIME_ZONE_COOKIE } = await import("~/members/time-zone");
     await saveReminderSettings(userId, { on: true, hour: 7 });
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
     const request = new Request("http://localhost/home", { headers: { Cookie: `${TIME_ZONE_COOKIE}=${encodeURIComponent("Europe/Berlin")}` } });
-    const { timeZone, at } = await memberToday({ ...user, role: "user" }, request);
+    const { timeZone, at } = await memberToday({ ...user, role: "user" }, request.headers.get("Cookie"));
     expect(timeZone).toBe("Europe/Berlin");
     const job = await db.reminderJob.findUniqueOrThrow({ where: { userId } });
     expect(job.dueAt.toISOString()).toBe(nextReminderAt({ timeZone: "Europe/Berlin", hour: 7, after: at }).toISOString());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { localDate } from "~/members/calendar";
-import { instantOfLocalHour, nextReminderAt, retryDelayMs } from "~/reminders/schedule";
+import { instantOfLocalHour, nextReminderAt, retryDelayMs } from "~/members/reminder-schedule";
 
 const LA = "America/Los_Angeles";
 const iso = (d: Date) => d.toISOString();
@@ -71,7 +71,7 @@ describe("retryDelayMs", () => {
 
 describe("hourLabel", () => {
   it("shows an hour as the member reads it", async () => {
-    const { hourLabel } = await import("~/reminders/schedule");
+    const { hourLabel } = await import("~/members/reminder-schedule");
     expect([0, 7, 12, 23].map(hourLabel)).toEqual(["12:00 AM", "7:00 AM", "12:00 PM", "11:00 PM"]);
   });
 });

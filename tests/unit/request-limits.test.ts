@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { sessionCookie } from "~/auth/session.server";
+import { sessionCookie } from "~/utils/session-cookie.server";
 import { LIMITS, limitRequest, resetRequestLimits, tooManyRequestsPage } from "~/security/request-limits.server";
 import { db } from "~/utils/db.server";
 import { setClockOffset } from "./clock";

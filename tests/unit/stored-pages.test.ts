@@ -12,7 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ResolvedExperiment } from "~/experiments/schema";
+import type { ResolvedExperiment } from "~/content-model/experiment";
 
 const content = vi.hoisted(() => ({ experiments: [] as unknown[] }));
 vi.mock("~/content/content.server", async (importOriginal) => ({
@@ -24,7 +24,7 @@ const { serveStoredPage, pageToKeep, keepPage, forgetPersonalPages, STORED_PAGE_
 const { currentPageRecord } = await import("~/render/page-record.server");
 const { getLoadContext } = await import("~/load-context.server");
 const { documentHeaders } = await import("~/security/headers.server");
-const { countdownDuration, durationSeconds, formatCountdown } = await import("~/payments/catalogue");
+const { countdownDuration, durationSeconds, formatCountdown } = await import("~/billing/catalogue");
 const { publishContentChange } = await import("~/content/content-version.server");
 const { startSession } = await import("~/auth/session.server");
 const { toSessionUser } = await import("~/auth/users.server");

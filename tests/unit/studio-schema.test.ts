@@ -5,11 +5,22 @@
  */
 import { evaluate, parse } from "groq-js";
 import { describe, expect, it } from "vitest";
-import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, Plan, Product, SiteSettings, TutorialSettings, TutorialStep } from "~/content/types";
-import { Offer } from "~/payments/offer-schema";
+import {
+  HomePage,
+  Insight,
+  LandingPage,
+  LegalPage,
+  PartnershipsPage,
+  Plan,
+  Product,
+  SiteSettings,
+  TutorialSettings,
+  TutorialStep,
+} from "~/content-model/content-types";
+import { Offer } from "~/content-model/offer";
 import { STEP_TYPE_NAMES, toSanityDocument } from "~/content/sanity-format";
 import { lintFunnels } from "~/funnels/lint";
-import { resolveFunnel } from "~/funnels/resolve";
+import { resolveFunnel } from "~/content/funnel-resolve";
 import { schemaProblems, studioSchema, validateWithStudio, type StudioMarker } from "../../studio/validate";
 import { embeddedDataset, sharedQuestions } from "./helpers";
 

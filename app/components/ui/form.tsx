@@ -5,7 +5,7 @@
  */
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { HONEYPOT_FIELD } from "~/auth/honeypot";
+import { HONEYPOT_FIELD } from "./honeypot";
 
 type InputType = "text" | "email" | "password" | "tel" | "number";
 

@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import type { Step } from "../schema";
+import type { Step } from "../../content-model/funnel";
 import type { StepView, ViewOf } from "../view";
 import { AnalysingStep } from "./analysing-step";
 import { IntroStep } from "./intro-step";

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { CheckIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { canContinue, continueLabel, toggleChoice } from "../engine";
-import type { Option, Question } from "../schema";
+import type { Option, Question } from "../../content-model/funnel";
 import type { ViewOf } from "../view";
 import { FormError, StepChrome, useStepFocus } from "./step-chrome";
 

@@ -1,7 +1,7 @@
 /** Small building blocks shared by the members' pages (home, player, tutorial, profile). */
 import { Link, NavLink } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
-import type { ContentImage, Product } from "~/content/types";
+import type { ContentImage, Product } from "~/content-model/content-types";
 import { CheckIcon } from "~/components/ui/icons";
 import { ContentImage as Picture } from "~/components/content-image";
 

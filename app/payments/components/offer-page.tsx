@@ -12,7 +12,7 @@ import { CheckIcon } from "~/components/ui/icons";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { formErrorsOf } from "~/utils/form-errors";
-import { durationSeconds } from "../catalogue";
+import { durationSeconds } from "~/billing/catalogue";
 import { checkoutErrorTitle } from "../messages";
 import type { OfferPageView, Ownership } from "../offer-page.server";
 import type { offerRouteAction, offerRouteLoader } from "../offer-route.server";

@@ -1,7 +1,7 @@
 /** The building blocks offer sections share: the section frame and title, countdown text, and buttons that scroll to a plan. */
 import type { ReactNode } from "react";
 import { LockIcon } from "~/components/ui/offer-icons";
-import { countdownDuration, formatCountdown } from "../catalogue";
+import { countdownDuration, formatCountdown } from "~/billing/catalogue";
 import { usePage } from "./offer-page-state";
 
 /** A section of the page: centred, with the space above it. */

@@ -1,12 +1,12 @@
 /**
  * An experiment: one offer page or one funnel step, shown in two or more variants, each to a
  * share of visitors set by its weight. The Studio runs the app's own checks
- * (app/experiments/lint.ts): every variant is applied to the published offer or funnel and
+ * (app/content-checks/experiment-lint.ts): every variant is applied to the published offer or funnel and
  * must give a page the app would show; only one experiment may run on an offer or a step.
  */
 import { defineArrayMember, defineField, defineType, type ConditionalProperty, type CustomValidator } from "@sanity/types";
-import { experimentProblems, parseExperiment, subjectKey, type Subject } from "../../../app/experiments/lint";
-import { sharedQuestionIds } from "../../../app/funnels/resolve";
+import { experimentProblems, parseExperiment, subjectKey, type Subject } from "../../../app/content-checks/experiment-lint";
+import { sharedQuestionIds } from "../../../app/content/funnel-resolve";
 import { asPublished, plainMessage, toMarkers } from "../validation";
 import { pageHrefField } from "../objects/content-parts";
 

@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
 import { lintFunnelDocument, lintFunnelLabels } from "../../../app/funnels/lint";
-import { sharedQuestionIds } from "../../../app/funnels/resolve";
+import { sharedQuestionIds } from "../../../app/content/funnel-resolve";
 import { addressIsFree, toMarkers } from "../validation";
 
 /** API version the Studio's own validation queries use. */

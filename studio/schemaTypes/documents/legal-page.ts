@@ -1,5 +1,5 @@
 import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
-import { LegalPage } from "../../../app/content/types";
+import { LegalPage } from "../../../app/content-model/content-types";
 import { matchesAppSchema } from "../validation";
 
 /** API version the Studio's own validation queries use. */

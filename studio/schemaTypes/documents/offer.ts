@@ -1,10 +1,10 @@
 /**
  * An offer (paywall) page: its plans, priced in minor units (cents), and the sections the
  * page shows, in order. The Studio runs the app's own offer schema
- * (app/payments/offer-schema.ts), so it flags exactly what the app would refuse to show.
+ * (app/content-model/offer.ts), so it flags exactly what the app would refuse to show.
  */
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { PublishedOffer } from "../../../app/payments/offer-schema";
+import { PublishedOffer } from "../../../app/content-model/offer";
 import { addressIsFree, matchesAppSchema, type Explain } from "../validation";
 
 const anchorHint = "An anchor on the page, e.g. #plan-annual.";

@@ -1,8 +1,8 @@
 import { defineArrayMember, defineField, defineType, type CustomValidator } from "@sanity/types";
-import { Plan } from "../../../app/content/types";
+import { Plan } from "../../../app/content-model/content-types";
 import { lintPlanRules } from "../../../app/funnels/lint";
-import { resolveFunnel, sharedQuestionIds } from "../../../app/funnels/resolve";
-import type { Funnel } from "../../../app/funnels/schema";
+import { resolveFunnel, sharedQuestionIds } from "../../../app/content/funnel-resolve";
+import type { Funnel } from "../../../app/content-model/funnel";
 import { toMarkers, zodProblems } from "../validation";
 
 /** API version the Studio's own validation queries use. */

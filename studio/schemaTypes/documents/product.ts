@@ -1,5 +1,5 @@
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { Product } from "../../../app/content/types";
+import { Product } from "../../../app/content-model/content-types";
 import { matchesAppSchema } from "../validation";
 
 export const product = defineType({

@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { Question } from "../../../app/funnels/schema";
-import { stripCmsFields } from "../../../app/funnels/resolve";
+import { Question } from "../../../app/content-model/funnel";
+import { stripCmsFields } from "../../../app/content/funnel-resolve";
 import { toMarkers, zodProblems } from "../validation";
 
 /** A question several quizzes ask the same way; quizzes refer to it from a question step. */

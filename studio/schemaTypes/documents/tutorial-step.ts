@@ -1,5 +1,5 @@
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { TutorialStep } from "../../../app/content/types";
+import { TutorialStep } from "../../../app/content-model/content-types";
 import { matchesAppSchema } from "../validation";
 
 export const tutorialStep = defineType({

@@ -1,10 +1,10 @@
-/** Small objects the content documents share (app/content/types.ts). */
+/** Small objects the content documents share (app/content-model/content-types.ts). */
 import { defineField, defineType } from "@sanity/types";
 
 /**
  * A picture: uploaded here (with its crop and the hotspot that must stay in view), or a file
  * the app serves from public/images/ (the embedded dataset's drawings). The app's schema
- * (ContentImage in app/content/types.ts) decides what is valid, on the document.
+ * (ContentImage in app/content-model/content-types.ts) decides what is valid, on the document.
  */
 /** A link's address: an offer or quiz picked from the list, or a path inside the app. */
 export function pageHrefField() {

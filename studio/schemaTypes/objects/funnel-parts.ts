@@ -1,5 +1,5 @@
 /**
- * The parts of a funnel, in the same shape as funnels/*.json (app/funnels/schema.ts), so
+ * The parts of a funnel, in the same shape as funnels/*.json (app/content-model/funnel.ts), so
  * `content:push` and `content:pull` move a funnel without translating it. Only the
  * Studio's own bookkeeping (_key, and _type on list items) is added, and the app ignores it.
  */

@@ -1,5 +1,5 @@
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { LandingPage } from "../../../app/content/types";
+import { LandingPage } from "../../../app/content-model/content-types";
 import { matchesAppSchema } from "../validation";
 
 export const landingPage = defineType({

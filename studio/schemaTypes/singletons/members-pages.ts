@@ -1,5 +1,5 @@
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { HomePage, TutorialSettings } from "../../../app/content/types";
+import { HomePage, TutorialSettings } from "../../../app/content-model/content-types";
 import { matchesAppSchema } from "../validation";
 
 export const homePage = defineType({

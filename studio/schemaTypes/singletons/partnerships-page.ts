@@ -1,5 +1,5 @@
 import { defineArrayMember, defineField, defineType } from "@sanity/types";
-import { PartnershipsPage } from "../../../app/content/types";
+import { PartnershipsPage } from "../../../app/content-model/content-types";
 import { matchesAppSchema } from "../validation";
 
 const s = (name: string, title: string, description?: string) => defineField({ name, title, type: "string", ...(description ? { description } : {}) });

@@ -1,9 +1,9 @@
 /**
- * One component per section type of the offer document (offer-schema.ts), in one map typed
+ * One component per section type of the offer document (app/content-model/offer.ts), in one map typed
  * by the schema's section types: a new `_type` fails typecheck until it has a component here.
  */
 import type { ComponentType } from "react";
-import type { OfferSection } from "../../offer-schema";
+import type { OfferSection } from "../../../content-model/offer";
 import { CountdownBanner } from "./countdown-banner";
 import { Explanation } from "./explanation";
 import { Faq } from "./faq";

@@ -145,9 +145,7 @@ function uploadedImage(id: string, crop: ImageCrop | null, hotspot: z.infer<type
     width: copy.width,
     height: copy.height,
     alt,
-    position: hotspot
-      ? `${percent((hotspot.x * Number(w) - kept.left) / kept.width)} ${percent((hotspot.y * Number(h) - kept.top) / kept.height)}`
-      : null,
+    position: hotspot ? `${percent((hotspot.x * Number(w) - kept.left) / kept.width)} ${percent((hotspot.y * Number(h) - kept.top) / kept.height)}` : null,
     asset: { id, crop },
   };
 }
@@ -185,7 +183,7 @@ export const Reference = z.object({ _ref: text, _type: z.literal("reference").op
 export type Reference = z.infer<typeof Reference>;
 
 /**
- * A condition on a visitor's answers, as in funnels (app/funnels/schema.ts) and read by the
+ * A condition on a visitor's answers, as in funnels (app/content-model/funnel.ts) and read by the
  * same engine: `anyOf` (the answer, or one of the chosen values, is one of these) or
  * `answered`. Several conditions in a rule must all hold.
  */

@@ -11,9 +11,9 @@
  * rows, as on the dashboard). With each, the probability that the variant is the best one
  * (./stats.ts).
  */
-import { completionDates, rate, retentionOf, type RetentionShares } from "~/admin/metrics";
-import type { ResolvedExperiment } from "./schema";
-import { MIN_BUYERS_FOR_RETENTION, probabilityBestMean, probabilityBestRate, sampleWarning } from "./stats";
+import { completionDates, rate, retentionOf, type RetentionShares } from "./metrics";
+import type { ResolvedExperiment } from "../content-model/experiment";
+import { MIN_BUYERS_FOR_RETENTION, probabilityBestMean, probabilityBestRate, sampleWarning } from "~/experiments/stats";
 
 export type ExperimentEvent = {
   visitorId: string;

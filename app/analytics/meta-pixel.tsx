@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useMatches } from "@remix-run/react";
-import type { PixelEvent } from "~/analytics/pixel";
+import type { PixelEvent } from "./pixel";
 
 declare global {
   interface Window {

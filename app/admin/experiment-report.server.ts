@@ -1,12 +1,12 @@
 /**
  * /admin/experiments' data: every experiment (running first, then stopped, then results whose
- * document was deleted) with its report (./report.ts). Reads the events that carry each
+ * document was deleted) with its report (./experiment-report.ts). Reads the events that carry each
  * experiment's variants and the routine completions of its buyers.
  */
 import { flushEvents } from "~/analytics/event-batch.server";
 import { getExperiments } from "~/content/content.server";
 import { db } from "~/utils/db.server";
-import { experimentReport, type ExperimentEvent, type ExperimentReport, type ReportedExperiment } from "./report";
+import { experimentReport, type ExperimentEvent, type ExperimentReport, type ReportedExperiment } from "./experiment-report";
 
 function parseObject(text: string | null): Record<string, unknown> {
   try {

@@ -8,7 +8,7 @@
  *  - on the day clocks go back and the hour happens twice (01:00 in November), it goes at the
  *    first of the two.
  */
-import { addDays, localDate } from "~/members/calendar";
+import { addDays, localDate } from "./calendar";
 
 export const DEFAULT_REMINDER_HOUR = 8;
 

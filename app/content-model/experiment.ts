@@ -12,9 +12,9 @@
  * Pure zod, relative imports only: the Studio, the linter and the app share it.
  */
 import { z } from "zod";
-import { Reference } from "../content/types";
-import { Next } from "../funnels/schema";
-import { OfferPlan } from "../payments/offer-schema";
+import { Reference } from "./content-types";
+import { Next } from "./funnel";
+import { OfferPlan } from "./offer";
 
 const text = z.string().trim().min(1);
 /** Ids end up in URLs, cookies, reports and the event log: keep them boring. */

@@ -10,8 +10,8 @@
  *   {time}         the countdown ("9:59")              — in countdown texts
  */
 import { z } from "zod";
-import { reservedPathProblem } from "../content/reserved-paths";
-import { ContentImage, Reference } from "../content/types";
+import { reservedPathProblem } from "./reserved-paths";
+import { ContentImage, Reference } from "./content-types";
 
 const text = z.string().trim().min(1);
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and dashes");

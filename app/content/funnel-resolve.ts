@@ -3,7 +3,7 @@
  * documents are put in place of their references, then the whole funnel is checked.
  */
 import type { z } from "zod";
-import { Funnel, FunnelDocument, Question } from "./schema";
+import { Funnel, FunnelDocument, Question } from "../content-model/funnel";
 
 export type ResolveResult = { ok: true; funnel: Funnel } | { ok: false; problems: string[] };
 

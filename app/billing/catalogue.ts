@@ -3,7 +3,7 @@
  * Pure functions over offer documents; the server decides every price from an offer and a
  * plan id with these, so nothing a browser sends can change what is charged.
  */
-import type { Offer, OfferPlan } from "./offer-schema";
+import type { Offer, OfferPlan } from "../content-model/offer";
 
 export type Tier = OfferPlan["tier"];
 

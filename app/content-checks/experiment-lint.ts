@@ -9,11 +9,11 @@
  * Pure, relative imports only: the Studio's validation and the linter script share it.
  */
 import { lintFunnelDocument, lintFunnels, type ContentDocument, type FunnelFile } from "../funnels/lint";
-import { resolveFunnel, stripCmsFields } from "../funnels/resolve";
-import type { Funnel } from "../funnels/schema";
-import { Offer } from "../payments/offer-schema";
-import { applyOfferChanges, changedFunnel, changedOffer } from "./apply";
-import { Experiment, type OfferChanges, type StepChanges } from "./schema";
+import { resolveFunnel, stripCmsFields } from "../content/funnel-resolve";
+import type { Funnel } from "../content-model/funnel";
+import { Offer } from "../content-model/offer";
+import { applyOfferChanges, changedFunnel, changedOffer } from "../experiments/apply";
+import { Experiment, type OfferChanges, type StepChanges } from "../content-model/experiment";
 
 export type ExperimentProblem = { path: (string | number)[]; message: string };
 

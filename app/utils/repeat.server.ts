@@ -1,4 +1,4 @@
-import { logger } from "~/utils/logger.server";
+import { logger } from "./logger.server";
 
 /**
  * Runs `task` now and then every `everyMs`, in the background of every app instance: a run that

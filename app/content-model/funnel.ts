@@ -7,8 +7,8 @@
  * No React, no I/O: this module is shared by the app, the linter and the tests.
  */
 import { z } from "zod";
-import { sameOriginPath } from "../auth/redirect";
-import { reservedPathProblem } from "../content/reserved-paths";
+import { sameOriginPath } from "./same-origin-path";
+import { reservedPathProblem } from "./reserved-paths";
 
 /** Option values and step ids end up in URLs, cookies and analytics: keep them boring. */
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lower-case letters, digits and single dashes");
@@ -17,7 +17,7 @@ const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lower-case lett
 const fieldName = z
   .string()
   .regex(/^[a-z][A-Za-z0-9]*$/, "use a camelCase answer field name, e.g. skinType")
-  .refine((name) => name !== "intent", "\"intent\" is the name of the step's buttons: choose another answer field name");
+  .refine((name) => name !== "intent", '"intent" is the name of the step\'s buttons: choose another answer field name');
 
 const text = z.string().trim().min(1, "must not be empty");
 

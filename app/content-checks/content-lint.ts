@@ -7,9 +7,9 @@
  * Pure: the script loads the files.
  */
 import { lintPlanRules } from "~/funnels/lint";
-import type { Funnel } from "~/funnels/schema";
-import { PublishedOffer } from "~/payments/offer-schema";
-import { Plan, Product, TutorialStep } from "./types";
+import type { Funnel } from "~/content-model/funnel";
+import { PublishedOffer } from "~/content-model/offer";
+import { Plan, Product, TutorialStep } from "../content-model/content-types";
 
 export type ContentDocument = { _id: string; _type: string; [key: string]: unknown };
 export type ContentReport = { errors: string[]; warnings: string[] };

@@ -1,0 +1,21 @@
+/** What an event of the first-party log holds before it is written (events.server.ts, event-batch.server.ts). */
+export type EventName =
+  | "funnel_viewed"
+  | "step_answered"
+  | "funnel_completed"
+  | "offer_viewed"
+  | "initiate_checkout"
+  | "purchase"
+  | "routine_completed"
+  /** A visitor's first sight of an experiment's subject, with the variant they were assigned. */
+  | "experiment_viewed";
+
+export type EventInput = {
+  visitorId: string;
+  name: EventName;
+  funnel?: string;
+  step?: string;
+  props?: Record<string, unknown>;
+  /** The signed-in member, when there is one. */
+  userId?: string;
+};
