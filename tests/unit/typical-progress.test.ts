@@ -117,7 +117,7 @@ describe("the markup", () => {
 
   it("is a labelled picture with the small print and a table holding the same numbers", () => {
     const html = progressChartHtml(chart);
-    expect(html).toContain('role="img" aria-labelledby="progress-chart-title progress-chart-desc"');
+    expect(html).toContain('role="img" aria-labelledby="progress-chart-title" aria-describedby="progress-chart-desc"');
     expect(html).toContain("How skin like yours typically changes (typical, not promised)</title>");
     expect(html).toContain("Clear, comfortable skin, on a scale of 0 to 100: typically 40 now, 62 by week 4 and 70 by week 8.</desc>");
     expect(html).toContain("Typical, not promised</span>");
@@ -130,7 +130,7 @@ describe("the markup", () => {
     const html = progressChartHtml({ ...chart, measure: '<script>alert("x")</script>', planName: "A & B" });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;script&gt;");
-    expect(html).toContain("with A &amp; B.");
+    expect(html).toContain("over 8 weeks with A &amp; B, drawn from your answers:");
   });
 
   it("labels now, about four weeks between and the last week", () => {

@@ -59,7 +59,8 @@ function ProgressPicture({ chart }: { chart: ProgressChart }) {
   return (
     <svg
       role="img"
-      aria-labelledby="progress-chart-title progress-chart-desc"
+      aria-labelledby="progress-chart-title"
+      aria-describedby="progress-chart-desc"
       viewBox={`0 0 ${VIEW.width} ${VIEW.height}`}
       className="block h-auto w-full overflow-visible"
     >
@@ -74,13 +75,13 @@ function ProgressPicture({ chart }: { chart: ProgressChart }) {
       {[0, 50, 100].map((score) => (
         <g key={score}>
           <line x1={PLOT.left} x2={PLOT.right} y1={y(score)} y2={y(score)} stroke="#eadbd0" strokeDasharray={score === 0 ? undefined : "3 4"} />
-          <text x={PLOT.left - 8} y={y(score) + 4} textAnchor="end" fontSize="11" fill="#6f5d65">
+          <text x={PLOT.left - 8} y={y(score) + 4} textAnchor="end" fontSize="12" fill="#6f5d65">
             {score}
           </text>
         </g>
       ))}
       {weekTicks(weeks).map((week) => (
-        <text key={week} x={x(week, weeks)} y={PLOT.bottom + 22} textAnchor={week === 0 ? "start" : week === weeks ? "end" : "middle"} fontSize="11" fill="#6f5d65">
+        <text key={week} x={x(week, weeks)} y={PLOT.bottom + 22} textAnchor={week === 0 ? "start" : week === weeks ? "end" : "middle"} fontSize="12" fill="#6f5d65">
           {weekLabel(week)}
         </text>
       ))}
@@ -88,10 +89,10 @@ function ProgressPicture({ chart }: { chart: ProgressChart }) {
       <path d={line} fill="none" stroke="#9c4a5b" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
       <circle cx={first.x} cy={first.y} r="5" fill="#fff" stroke="#9c4a5b" strokeWidth="2.5" />
       <circle cx={last.x} cy={last.y} r="6" fill="#9c4a5b" stroke="#fff" strokeWidth="2.5" />
-      <text x={first.x + 10} y={first.y - 10} fontSize="12" fontWeight="600" fill="#2e2227">
+      <text x={first.x + 10} y={first.y - 10} fontSize="14" fontWeight="600" fill="#2e2227">
         {chart.points[0].score}
       </text>
-      <text x={last.x} y={last.y - 14} textAnchor="end" fontSize="12" fontWeight="600" fill="#833c4b">
+      <text x={last.x} y={last.y - 14} textAnchor="end" fontSize="14" fontWeight="600" fill="#833c4b">
         {chart.points.at(-1)!.score}
       </text>
     </svg>
@@ -99,6 +100,7 @@ function ProgressPicture({ chart }: { chart: ProgressChart }) {
 }
 
 export function ProgressChartCard({ chart }: { chart: ProgressChart }) {
+  const weeks = chart.points.at(-1)!.week;
   return (
     <section aria-labelledby="progress-chart-heading" className="card mt-6 p-6 text-left sm:p-8">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -108,10 +110,10 @@ export function ProgressChartCard({ chart }: { chart: ProgressChart }) {
         <span className="rounded-full bg-sand px-3 py-1 text-xs font-semibold uppercase tracking-[0.1em] text-rose-700">Typical, not promised</span>
       </div>
       <p className="mt-2 leading-relaxed text-muted">
-        {chart.measure}, week by week, with {chart.planName}.
+        {`${chart.measure} over ${weeks} weeks with ${chart.planName}${chart.basedOn.length ? ", drawn from your answers:" : "."}`}
       </p>
       {chart.basedOn.length ? (
-        <ul aria-label="Drawn from your answers" className="mt-3 flex flex-wrap gap-2">
+        <ul aria-label="Your answers" className="mt-3 flex flex-wrap gap-2">
           {chart.basedOn.map((words) => (
             <li key={words} className="rounded-full bg-rose-50 px-3 py-1 text-sm text-rose-700">
               {words}
