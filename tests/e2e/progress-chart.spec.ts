@@ -9,9 +9,9 @@ import { takeQuiz } from "./quiz-helpers";
 /** The numbers in the chart's table, week 0 onwards. */
 async function tableScores(page: Page): Promise<number[]> {
   await page.getByText("See the numbers", { exact: true }).click();
-  const row = page.getByRole("row", { name: /Typical score/ });
-  await expect(row).toBeVisible();
-  return (await row.getByRole("cell").allTextContents()).map(Number);
+  const table = page.getByRole("table", { name: /typical score from 0 to 100, by week/ });
+  await expect(table.getByRole("rowheader", { name: "Now" })).toBeVisible();
+  return (await table.getByRole("cell").allTextContents()).map(Number);
 }
 
 test.describe("the result's progress chart", () => {

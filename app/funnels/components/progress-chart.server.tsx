@@ -127,33 +127,30 @@ export function ProgressChartCard({ chart }: { chart: ProgressChart }) {
       </figure>
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium text-rose-700 underline-offset-4 hover:underline">See the numbers</summary>
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full border-collapse text-center tabular-nums">
-            <caption className="sr-only">{`${chart.measure}, typical score from 0 to 100, by week`}</caption>
-            <tbody>
-              <tr className="border-b border-line">
-                <th scope="row" className="py-2 pr-3 text-left font-semibold">
-                  Week
+        {/* Weeks down the side: it fits a phone without scrolling sideways, however many weeks. */}
+        <table className="mt-3 w-full max-w-xs border-collapse tabular-nums">
+          <caption className="sr-only">{`${chart.measure}, typical score from 0 to 100, by week`}</caption>
+          <thead>
+            <tr className="border-b border-line text-left">
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Week
+              </th>
+              <th scope="col" className="py-2 text-right font-semibold">
+                Typical score
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {chart.points.map((p) => (
+              <tr key={p.week} className="border-b border-line/60 last:border-0">
+                <th scope="row" className="py-1.5 pr-4 text-left font-normal text-muted">
+                  {weekLabel(p.week)}
                 </th>
-                {chart.points.map((p) => (
-                  <th key={p.week} scope="col" className="px-1.5 py-2 font-normal text-muted">
-                    {p.week}
-                  </th>
-                ))}
+                <td className="py-1.5 text-right font-semibold">{p.score}</td>
               </tr>
-              <tr>
-                <th scope="row" className="py-2 pr-3 text-left font-semibold">
-                  Typical score
-                </th>
-                {chart.points.map((p) => (
-                  <td key={p.week} className="px-1.5 py-2 font-semibold">
-                    {p.score}
-                  </td>
-                ))}
-              </tr>
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       </details>
     </section>
   );
