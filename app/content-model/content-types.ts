@@ -298,6 +298,42 @@ export type PlanStep = z.infer<typeof PlanStep>;
 
 const AvoidItem = z.object({ title: text, text: text });
 
+/** A number the visitor's answers pick: the first rule whose conditions hold, else `otherwise`. */
+const pickedNumber = (min: number, max: number, otherwise: number) =>
+  z
+    .object({ rules: z.array(z.object({ when, value: z.number().min(min).max(max) })).default([]), otherwise: z.number().min(min).max(max) })
+    .default({ rules: [], otherwise });
+
+/**
+ * The typical progress the quiz result draws as a chart (ADR 42): a score on a 0-100 scale
+ * that starts at `start` and levels off `typicalGain` points higher, half of the way there by
+ * `halfwayWeek`, scaled by `pace` (percent of the gain, e.g. by the time a visitor gives the
+ * routine each day). Editorial estimates, shown as typical, never promised.
+ */
+export const PlanProgress = z
+  .object({
+    /** The chart's heading. */
+    title: text.default("How your skin typically changes"),
+    /** What the score measures, named on the chart ("Clear, comfortable skin"). */
+    measure: text,
+    weeks: z.number().int().min(2).max(16).default(8),
+    /** The score at week 0 (e.g. by skin type). */
+    start: pickedNumber(0, 90, 40),
+    /** Points a person following the plan typically gains in the long run; the curve levels off there. */
+    typicalGain: z.number().min(1).max(100).default(40),
+    /** The week by which half of that gain is typically reached (e.g. by main concern). */
+    halfwayWeek: pickedNumber(0.5, 16, 2),
+    /** Percent of the gain (e.g. by time per day). */
+    pace: pickedNumber(10, 100, 100),
+    /** The small print under the chart: whom the numbers are typical for. */
+    note: text.default("Typical for people with answers like yours who follow the plan most days. Not a promise: every skin is different."),
+  })
+  .refine((p) => Math.max(p.start.otherwise, ...p.start.rules.map((r) => r.value)) + p.typicalGain <= 100, {
+    message: "the highest start plus typicalGain must stay within 100",
+    path: ["typicalGain"],
+  });
+export type PlanProgress = z.infer<typeof PlanProgress>;
+
 /**
  * A routine plan, as stored: references to the funnels whose answers personalise it, its
  * tutorial pages and its products. The app reads it through a query that resolves them
@@ -327,6 +363,8 @@ function planShape<P extends z.ZodType, F extends z.ZodType, T extends z.ZodType
       products: z.object({ rules: z.array(z.object({ when, products: z.array(product).min(3) })).default([]), otherwise: z.array(product).min(3) }),
       /** Home's 'What to Avoid' (2). */
       avoid: z.array(AvoidItem).length(2),
+      /** The typical progress chart on the result of the quizzes that sell this plan; none: no chart. */
+      progress: PlanProgress.optional(),
     })
     .refine((plan) => plan.steps.length === plan.stepCount, { message: "stepCount must equal the number of steps", path: ["stepCount"] });
 }

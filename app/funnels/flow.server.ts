@@ -4,7 +4,7 @@
  * into a response (and record the planned events).
  */
 import type { EventInput } from "~/analytics/event-input";
-import { getFunnelById, getFunnelByRoute, getInsight } from "~/content/content.server";
+import { getFunnelById, getFunnelByRoute, getInsight, getOfferByPath, getPlan } from "~/content/content.server";
 import type { FunnelVersion } from "~/experiments/experiments.server";
 import { safeRedirect } from "~/auth/redirect";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
@@ -12,6 +12,7 @@ import { stepFormSchema, type StepAnswers } from "./answer-form";
 import {
   canContinue,
   answerWords,
+  describeAnswer,
   entryStep,
   fillTemplate,
   findStep,
@@ -30,6 +31,8 @@ import { readFunnelState, writeFunnelState, type FunnelState } from "./state.ser
 import { withSetCookies } from "~/utils/cookies.server";
 import type { ClientStep, InsightView, StepView } from "./view";
 import { logger } from "~/utils/logger.server";
+import { progressChartHtml } from "./components/progress-chart.server";
+import { progressChart } from "./typical-progress";
 
 /**
  * What opening a step leads to. Side effects are returned, not performed: the route
@@ -149,10 +152,21 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
         events = [{ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { insight, answers: state.answers } }];
       }
       const result = next.result!;
-      const insight = await insightView(funnel, result.insight, result.answers);
-      return { kind: "view", view: { ...base, insight: insight ?? undefined }, setCookie, events };
+      const [insight, chart] = await Promise.all([insightView(funnel, result.insight, result.answers), progressChartFor(funnel, step.cta.href, result.answers)]);
+      return { kind: "view", view: { ...base, insight: insight ?? undefined, ...(chart ? { progressChartHtml: chart } : {}) }, setCookie, events };
     }
   }
+}
+
+/**
+ * The typical-progress chart of the plan the result's button sells (the offer at that path), drawn
+ * from these answers, as HTML; null when there is no such plan or it has no progress content.
+ */
+async function progressChartFor(funnel: Funnel, ctaHref: string, answers: Answers): Promise<string | null> {
+  const offer = await getOfferByPath(ctaHref.split("?")[0]);
+  const plan = offer ? await getPlan(offer.routinePlan._ref) : null;
+  const chart = plan ? progressChart(plan, answers, (field) => describeAnswer(funnel, answers, field)) : null;
+  return chart ? progressChartHtml(chart) : null;
 }
 
 function previousHref(funnel: Funnel, step: Step, answers: Answers): string | undefined {

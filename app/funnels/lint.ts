@@ -452,6 +452,7 @@ function planRuleLists(plan: PlanRules): RuleList[] {
     { path: ["homeTips", "rules"], rules: plan.homeTips?.rules ?? [] },
     { path: ["products", "rules"], rules: plan.products?.rules ?? [] },
     ...(plan.steps ?? []).map((step, i) => ({ path: ["steps", i, "variants"], rules: step.variants ?? [] })),
+    ...(["start", "halfwayWeek", "pace"] as const).map((part) => ({ path: ["progress", part, "rules"], rules: plan.progress?.[part]?.rules ?? [] })),
   ];
 }
 
@@ -461,6 +462,7 @@ export type PlanRules = {
   homeTips?: { rules?: { when: Condition[] }[] };
   products?: { rules?: { when: Condition[] }[] };
   steps?: { variants?: { when: Condition[] }[] }[];
+  progress?: Partial<Record<"start" | "halfwayWeek" | "pace", { rules?: { when: Condition[] }[] }>>;
 };
 
 /**

@@ -20,6 +20,8 @@ export type StepView = {
   insight?: InsightView;
   /** Summary cards: each chosen option's short wording. */
   cards?: { title: string; values: string[] }[];
+  /** The result's typical-progress chart as HTML rendered on the server (ADR 42); absent when the plan has none. */
+  progressChartHtml?: string;
   /** The experiment variants this visitor runs the funnel in ("experiment:variant"), when any. */
   variant?: string;
 };

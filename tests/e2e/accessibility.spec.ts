@@ -164,6 +164,17 @@ test.describe("every funnel, every step template", () => {
   }
 });
 
+test.describe("the result's progress chart", () => {
+  test("the skin result with its chart, the numbers table open @phone", async ({ page, baseURL }) => {
+    await takeQuiz(page, baseURL!, "/quiz", { skinType: "dry", mainConcern: ["dark-spots"], timeWillingness: "10-plus" });
+    // The walk above scans this template too; here the chart must be there, and its table open.
+    await expect(page.getByRole("img", { name: /typical, not promised/ })).toBeVisible();
+    await page.getByText("See the numbers", { exact: true }).click();
+    await expect(page.getByRole("rowheader", { name: "Week 8" })).toBeVisible();
+    await scan(page, "skin result with its progress chart, numbers open");
+  });
+});
+
 test.describe("sign-in states", () => {
   test("check your e-mail, wrong code, the link's confirm page, used, superseded, expired and broken links", async ({ page, browser }, testInfo) => {
     test.setTimeout(90_000);

@@ -55,6 +55,10 @@ test.describe("skin quiz", () => {
     await expect(page.getByRole("heading", { level: 2, name: "Soothe redness by rebuilding your skin barrier" })).toBeVisible();
     await expect(page.getByText("Your plan is built for dry skin.", { exact: false })).toBeVisible();
     await expect(page.getByText("Every step fits in 5-10 minutes a day.", { exact: false })).toBeVisible();
+    // The typical-progress chart (ADR 42), drawn from dry skin, fine lines (the slower concern) and 5-10 minutes.
+    await expect(page.getByRole("img", { name: "How skin like yours typically changes (typical, not promised)" })).toHaveAccessibleDescription(
+      "Clear, comfortable skin, on a scale of 0 to 100: typically 40 now, 55 by week 4 and 64 by week 8.",
+    );
     // The skin quiz sells the skincare plan at /subscribe (ADR 14), not the makeup-prep offer at /subscribe-otp.
     await expect(page.getByRole("link", { name: "Get My Personalized Plan" })).toHaveAttribute("href", "/subscribe");
 

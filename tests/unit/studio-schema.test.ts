@@ -135,6 +135,19 @@ describe("broken documents fail in the Studio as in the app", () => {
     expect(await studioErrors(plan)).toEqual(["stepCount: stepCount must equal the number of steps"]);
   });
 
+  it("a progress chart that would leave its 0-100 scale, and a chart rule on an answer the quiz doesn't ask (ADR 42)", async () => {
+    const plan = byId("clear-healthy-skin");
+    plan.progress.typicalGain = 60;
+    plan.progress.pace.rules[0].when[0].field = "timePerDay";
+    expect(appAccepts(plan)).toBe(false);
+    expect(await studioErrors(plan)).toEqual(["progress.typicalGain: the highest start plus typicalGain must stay within 100"]);
+    plan.progress.typicalGain = 40;
+    expect(appAccepts(plan)).toBe(true);
+    const found = await studioErrors(plan);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^progress\.pace\.rules\.\[[^\]]+\]\.when\.\[[^\]]+\]\.field: no quiz of this plan asks "timePerDay"/);
+  });
+
   it("a plan rule on an option its quiz doesn't have, and one that can never be used, are flagged on their fields", async () => {
     const plan = byId("makeup-prep");
     expect(appAccepts(plan)).toBe(true);

@@ -16,6 +16,8 @@ export function ResultStep({ view }: { view: ViewOf<"result"> }) {
         </h1>
       </div>
       {insight ? <InsightCard insight={insight} /> : <MissingInsight />}
+      {/* Server-rendered markup (ADR 42): the chart costs the quiz no JavaScript. */}
+      {view.progressChartHtml ? <div dangerouslySetInnerHTML={{ __html: view.progressChartHtml }} /> : null}
       <div className="mt-8 flex flex-col items-center gap-4">
         <Link to={step.cta.href} className="btn-primary w-full">
           {step.cta.label}

@@ -21,6 +21,71 @@ const products = (name: string, title: string) =>
 const tips = (name: string, title: string) =>
   defineField({ name, title, type: "array", of: [defineArrayMember({ type: "string" })], description: "Exactly 4." });
 
+/** A number the visitor's answers pick for the progress chart: rules first, else `otherwise`. */
+const pickedNumber = (name: string, title: string, unit: string, description: string) =>
+  defineField({
+    name,
+    title,
+    type: "object",
+    description,
+    fields: [
+      defineField({
+        name: "rules",
+        title: "Rules",
+        type: "array",
+        description: ruleHint,
+        of: [
+          defineArrayMember({
+            type: "object",
+            name: `progress${name[0].toUpperCase()}${name.slice(1)}Rule`,
+            fields: [conditions, defineField({ name: "value", title: unit, type: "number" })],
+            preview: {
+              select: { value: "value", when: "when" },
+              prepare: ({ value, when }) => ({ title: `${value} ${unit}`, subtitle: `${when?.length ?? 0} condition(s)` }),
+            },
+          }),
+        ],
+      }),
+      defineField({ name: "otherwise", title: `Otherwise (${unit})`, type: "number", description: "For answers no rule covers." }),
+    ],
+  });
+
+/** The typical-progress chart on the quiz result (ADR 42); the app's schema (PlanProgress) gives the defaults and limits. */
+const progressField = defineField({
+  name: "progress",
+  title: "Typical progress chart (quiz result)",
+  type: "object",
+  description:
+    "Drawn on the result of the quiz whose button leads to this plan's offer: a score from 0 to 100 that starts at Start and rises towards Start + Typical gain, half of the way there by the Halfway week, scaled by Pace. Always labelled “Typical, not promised”. Leave empty for no chart.",
+  options: { collapsible: true, collapsed: true },
+  fields: [
+    defineField({ name: "title", title: "Heading", type: "string", description: "Default: “How your skin typically changes”." }),
+    defineField({ name: "measure", title: "What the score measures", type: "string", description: "Required, e.g. “Clear, comfortable skin”." }),
+    defineField({ name: "weeks", title: "Weeks shown", type: "number", description: "2 to 16. Default 8." }),
+    pickedNumber("start", "Start (score now)", "points", "0 to 90, e.g. by skin type. Default 40."),
+    defineField({
+      name: "typicalGain",
+      title: "Typical gain (points)",
+      type: "number",
+      description: "Where the curve levels off, above the start. Highest start + gain must stay within 100. Default 40.",
+    }),
+    pickedNumber(
+      "halfwayWeek",
+      "Halfway week",
+      "weeks",
+      "When half of the gain is typically reached, e.g. by main concern: slower for marks and lines. Default 2.",
+    ),
+    pickedNumber("pace", "Pace", "%", "Share of the gain, 10 to 100, e.g. by time per day. Default 100."),
+    defineField({
+      name: "note",
+      title: "Small print",
+      type: "text",
+      rows: 3,
+      description: "Under the chart: whom the numbers are typical for and that they are not a promise. Has a default.",
+    }),
+  ],
+});
+
 export const planStep = defineType({
   name: "planStep",
   title: "Routine step",
@@ -165,6 +230,7 @@ export const plan = defineType({
       ],
     }),
     defineField({ name: "avoid", title: "What to Avoid (home, exactly 2)", type: "array", of: [defineArrayMember({ type: "avoidItem" })] }),
+    progressField,
   ],
   validation: (rule) => rule.custom(planRunsInTheApp),
   preview: {
