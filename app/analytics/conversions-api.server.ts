@@ -15,7 +15,7 @@ import { outsideRecord } from "~/render/page-record.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows } from "~/utils/sql.server";
 
 /** The Graph API version the events go to. */
 export const GRAPH_API_VERSION = "v25.0";
@@ -60,36 +60,58 @@ export function retryDelayMs(attempts: number): number {
 }
 
 async function claim(at: Date, leaseId: string): Promise<ClaimedConversion[]> {
-  const rows = await queryRows<ClaimedConversion>(sql`
-    UPDATE "AdConversion" SET "leaseId" = ${leaseId}, "leaseUntil" = ${new Date(at.getTime() + LEASE_MS)}, "attempts" = "attempts" + 1
-    WHERE "eventId" IN (
-      SELECT "eventId" FROM "AdConversion"
-      WHERE "serverDueAt" <= ${at} AND "serverSentAt" IS NULL AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-      ORDER BY "serverDueAt" LIMIT ${BATCH}
-    )
-    AND "serverDueAt" <= ${at} AND "serverSentAt" IS NULL AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-    RETURNING "eventId", "name", "eventTime", "sourceUrl", "userData", "customData", "attempts"`);
+  const rows = await queryRows(
+    query
+      .updateTable("AdConversion")
+      .set((eb) => ({ leaseId, leaseUntil: new Date(at.getTime() + LEASE_MS), attempts: eb("attempts", "+", 1) }))
+      .where("eventId", "in", (eb) =>
+        eb
+          .selectFrom("AdConversion")
+          .select("eventId")
+          .where("serverDueAt", "<=", at)
+          .where("serverSentAt", "is", null)
+          .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+          .orderBy("serverDueAt")
+          .limit(BATCH),
+      )
+      .where("serverDueAt", "<=", at)
+      .where("serverSentAt", "is", null)
+      .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+      .returning(["eventId", "name", "eventTime", "sourceUrl", "userData", "customData", "attempts"]),
+  );
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
 }
 
 async function markSent(row: ClaimedConversion, leaseId: string, at: Date): Promise<void> {
-  await execute(sql`
-    UPDATE "AdConversion" SET "serverSentAt" = ${at}, "leaseId" = NULL, "leaseUntil" = NULL, "lastError" = NULL
-    WHERE "eventId" = ${row.eventId} AND "leaseId" = ${leaseId}`);
+  await execute(
+    query
+      .updateTable("AdConversion")
+      .set({ serverSentAt: at, leaseId: null, leaseUntil: null, lastError: null })
+      .where("eventId", "=", row.eventId)
+      .where("leaseId", "=", leaseId),
+  );
 }
 
 /** A failed try: again after the backoff, or given up (serverDueAt cleared) when it can no longer succeed. */
 async function markFailed(row: ClaimedConversion, leaseId: string, at: Date, error: string): Promise<"failed" | "gave-up"> {
   const tooOld = at.getTime() - row.eventTime.getTime() > MAX_EVENT_AGE_MS;
   if (row.attempts >= MAX_ATTEMPTS || tooOld) {
-    await execute(sql`
-      UPDATE "AdConversion" SET "serverDueAt" = NULL, "leaseId" = NULL, "leaseUntil" = NULL, "lastError" = ${error.slice(0, 500)}
-      WHERE "eventId" = ${row.eventId} AND "leaseId" = ${leaseId}`);
+    await execute(
+      query
+        .updateTable("AdConversion")
+        .set({ serverDueAt: null, leaseId: null, leaseUntil: null, lastError: error.slice(0, 500) })
+        .where("eventId", "=", row.eventId)
+        .where("leaseId", "=", leaseId),
+    );
     return "gave-up";
   }
-  await execute(sql`
-    UPDATE "AdConversion" SET "leaseId" = NULL, "leaseUntil" = ${new Date(at.getTime() + retryDelayMs(row.attempts))}, "lastError" = ${error.slice(0, 500)}
-    WHERE "eventId" = ${row.eventId} AND "leaseId" = ${leaseId}`);
+  await execute(
+    query
+      .updateTable("AdConversion")
+      .set({ leaseId: null, leaseUntil: new Date(at.getTime() + retryDelayMs(row.attempts)), lastError: error.slice(0, 500) })
+      .where("eventId", "=", row.eventId)
+      .where("leaseId", "=", leaseId),
+  );
   return "failed";
 }
 

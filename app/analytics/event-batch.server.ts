@@ -13,7 +13,7 @@
  */
 import crypto from "node:crypto";
 import { eventVariantsOfMany } from "~/experiments/event-variants.server";
-import { execute, sql } from "~/utils/sql.server";
+import { execute, query } from "~/utils/sql.server";
 import { logger } from "~/utils/logger.server";
 import { outsideRecord } from "~/render/page-record.server";
 import type { EventInput } from "./events.server";
@@ -79,9 +79,19 @@ async function writeRows(rows: EventRow[]): Promise<void> {
     for (let start = 0; start < rows.length; start += WRITE_SLICE) {
       await Promise.all(
         rows.slice(start, start + WRITE_SLICE).map((row) =>
-          execute(sql`
-            INSERT INTO "AnalyticsEvent" ("id", "visitorId", "name", "funnel", "step", "props", "userId", "variants", "createdAt")
-            VALUES (${row.id}, ${row.visitorId}, ${row.name}, ${row.funnel ?? null}, ${row.step ?? null}, ${row.props}, ${row.userId ?? null}, ${variants.get(row.visitorId) ?? null}, ${row.createdAt})`),
+          execute(
+            query.insertInto("AnalyticsEvent").values({
+              id: row.id,
+              visitorId: row.visitorId,
+              name: row.name,
+              funnel: row.funnel ?? null,
+              step: row.step ?? null,
+              props: row.props,
+              userId: row.userId ?? null,
+              variants: variants.get(row.visitorId) ?? null,
+              createdAt: row.createdAt,
+            }),
+          ),
         ),
       );
     }

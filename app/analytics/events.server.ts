@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { eventVariants } from "~/experiments/event-variants.server";
 import type { DbTransaction } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { execute, sql } from "~/utils/sql.server";
+import { execute, query } from "~/utils/sql.server";
 import { repeatOnEveryView } from "~/render/page-record.server";
 import { queueEvent } from "./event-batch.server";
 
@@ -39,9 +39,19 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
   const id = crypto.randomUUID();
   try {
     const variants = await eventVariants(event.visitorId);
-    await execute(sql`
-      INSERT INTO "AnalyticsEvent" ("id", "visitorId", "name", "funnel", "step", "props", "userId", "variants", "createdAt")
-      VALUES (${id}, ${event.visitorId}, ${event.name}, ${event.funnel ?? null}, ${event.step ?? null}, ${JSON.stringify(event.props ?? {})}, ${event.userId ?? null}, ${variants}, ${new Date()})`);
+    await execute(
+      query.insertInto("AnalyticsEvent").values({
+        id,
+        visitorId: event.visitorId,
+        name: event.name,
+        funnel: event.funnel ?? null,
+        step: event.step ?? null,
+        props: JSON.stringify(event.props ?? {}),
+        userId: event.userId ?? null,
+        variants,
+        createdAt: new Date(),
+      }),
+    );
     return id;
   } catch (error) {
     logger.error({ err: error }, `[analytics] could not record ${event.name}`);

@@ -6,6 +6,7 @@
  */
 import { db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
+import { executeWithin, query } from "~/utils/sql.server";
 
 export type Limit = { key: string; max: number; windowMs: number };
 export type LimitResult = { ok: true } | { ok: false; retryAt: Date };
@@ -21,9 +22,13 @@ export async function tryAcquire(limits: Limit[]): Promise<LimitResult> {
   return db.$transaction(
     async (tx) => {
       for (const key of [...new Set(limits.map((l) => l.key))].sort()) {
-        await tx.$executeRaw`
-        INSERT INTO "RateLimitKey" ("key", "updatedAt") VALUES (${key}, ${at})
-        ON CONFLICT ("key") DO UPDATE SET "updatedAt" = ${at}`;
+        await executeWithin(
+          tx,
+          query
+            .insertInto("RateLimitKey")
+            .values({ key, updatedAt: at })
+            .onConflict((oc) => oc.column("key").doUpdateSet({ updatedAt: at })),
+        );
       }
       let retryAt: Date | undefined;
       for (const limit of limits) {

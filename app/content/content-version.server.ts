@@ -10,7 +10,7 @@ import { forgetPages } from "~/funnels/page-cache.server";
 import { forgetRenders } from "~/render/stored-renders.server";
 import { forgetPersonalPages } from "~/render/stored-pages.server";
 import { logger } from "~/utils/logger.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
 
 const POLL_MS = 1000;
@@ -27,16 +27,19 @@ function clearCaches(): void {
 
 /** The stored version (0 before the first change ever). */
 export async function storedContentVersion(): Promise<number> {
-  const rows = await queryRows<{ version: number }>(sql`SELECT "version" FROM "ContentVersion" WHERE "id" = 1`);
+  const rows = await queryRows(query.selectFrom("ContentVersion").select("version").where("id", "=", 1));
   return rows[0]?.version ?? 0;
 }
 
 /** Content changed: one up for every instance, and this instance's caches cleared at once. */
 export async function publishContentChange(at: Date): Promise<number> {
-  const rows = await queryRows<{ version: number }>(sql`
-    INSERT INTO "ContentVersion" ("id", "version", "changedAt") VALUES (1, 1, ${at})
-    ON CONFLICT ("id") DO UPDATE SET "version" = "ContentVersion"."version" + 1, "changedAt" = ${at}
-    RETURNING "version"`);
+  const rows = await queryRows(
+    query
+      .insertInto("ContentVersion")
+      .values({ id: 1, version: 1, changedAt: at })
+      .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ version: eb("ContentVersion.version", "+", 1), changedAt: at })))
+      .returning("version"),
+  );
   clearCaches();
   seenVersion = rows[0].version;
   return seenVersion;

@@ -28,7 +28,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { repeatEvery } from "~/operations/repeat.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows } from "~/utils/sql.server";
 import { routineLink, unsubscribeLink } from "./links.server";
 import { isReminderHour, nextReminderAt, retryDelayMs } from "./schedule";
 
@@ -82,32 +82,47 @@ export type ClaimedReminder = { userId: string; dueAt: Date; attempts: number; l
 export async function claimDueReminders(at: Date, limit: number = BATCH): Promise<ClaimedReminder[]> {
   const leaseId = crypto.randomUUID();
   const leaseUntil = new Date(at.getTime() + LEASE_MS);
-  const rows = await queryRows<Omit<ClaimedReminder, "leaseId">>(sql`
-    UPDATE "ReminderJob" SET "leaseId" = ${leaseId}, "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${at}
-    WHERE "userId" IN (
-      SELECT "userId" FROM "ReminderJob"
-      WHERE "dueAt" <= ${at} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-      ORDER BY "dueAt" LIMIT ${limit}
-    )
-    AND "dueAt" <= ${at} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-    RETURNING "userId", "dueAt", "attempts", "lastSentOn"`);
+  const rows = await queryRows(
+    query
+      .updateTable("ReminderJob")
+      .set((eb) => ({ leaseId, leaseUntil, attempts: eb("attempts", "+", 1), updatedAt: at }))
+      .where("userId", "in", (eb) =>
+        eb
+          .selectFrom("ReminderJob")
+          .select("userId")
+          .where("dueAt", "<=", at)
+          .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+          .orderBy("dueAt")
+          .limit(limit),
+      )
+      .where("dueAt", "<=", at)
+      .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+      .returning(["userId", "dueAt", "attempts", "lastSentOn"]),
+  );
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts), leaseId }));
 }
 
 /** Done with this day's reminder (sent, or nothing to send): due next at `next`, lease freed. False when the lease was lost. */
 async function finish(job: ClaimedReminder, next: Date, sentOn: string | null, at: Date): Promise<boolean> {
-  const changed = await execute(sql`
-    UPDATE "ReminderJob" SET "dueAt" = ${next}, "leaseId" = NULL, "leaseUntil" = NULL, "attempts" = 0, "lastError" = NULL,
-      "lastSentOn" = ${sentOn ?? job.lastSentOn}, "updatedAt" = ${at}
-    WHERE "userId" = ${job.userId} AND "leaseId" = ${job.leaseId}`);
+  const changed = await execute(
+    query
+      .updateTable("ReminderJob")
+      .set({ dueAt: next, leaseId: null, leaseUntil: null, attempts: 0, lastError: null, lastSentOn: sentOn ?? job.lastSentOn, updatedAt: at })
+      .where("userId", "=", job.userId)
+      .where("leaseId", "=", job.leaseId),
+  );
   return changed === 1;
 }
 
 /** A failed send: the same reminder again after the backoff. */
 async function retryLater(job: ClaimedReminder, error: string, at: Date): Promise<void> {
-  await execute(sql`
-    UPDATE "ReminderJob" SET "leaseId" = NULL, "leaseUntil" = ${new Date(at.getTime() + retryDelayMs(job.attempts))}, "lastError" = ${error.slice(0, 500)}, "updatedAt" = ${at}
-    WHERE "userId" = ${job.userId} AND "leaseId" = ${job.leaseId}`);
+  await execute(
+    query
+      .updateTable("ReminderJob")
+      .set({ leaseId: null, leaseUntil: new Date(at.getTime() + retryDelayMs(job.attempts)), lastError: error.slice(0, 500), updatedAt: at })
+      .where("userId", "=", job.userId)
+      .where("leaseId", "=", job.leaseId),
+  );
 }
 
 export type Outcome = "sent" | "done-today" | "already-sent" | "day-over" | "no-plan" | "off" | "failed" | "gave-up";

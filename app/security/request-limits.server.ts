@@ -15,7 +15,7 @@ import { sessionIdIn } from "~/auth/session.server";
 import { env } from "~/utils/env.server";
 import { now } from "~/utils/clock.server";
 import { logger } from "~/utils/logger.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows } from "~/utils/sql.server";
 import { plainPage, type PlainPage } from "./plain-page.server";
 import { requestPathOf, WEBHOOKS } from "./request-guard.server";
 
@@ -39,7 +39,7 @@ function pruneOldWindows(): void {
   const windowStart = realNow - (realNow % WINDOW_MS);
   if (windowStart - lastPrune < WINDOW_MS) return;
   lastPrune = windowStart;
-  execute(sql`DELETE FROM "RequestCount" WHERE "windowStart" < ${new Date(windowStart - WINDOW_MS)}`).catch((error) =>
+  execute(query.deleteFrom("RequestCount").where("windowStart", "<", new Date(windowStart - WINDOW_MS))).catch((error) =>
     logger.error({ err: error }, "[request-limits] could not delete old windows"),
   );
 }
@@ -76,10 +76,16 @@ export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" |
   const byEndpoint = `endpoint:${digest(await requester(req.headers.cookie, ip))}:${endpoint}`;
   const window = new Date(windowStart);
   // Both counts go up in one statement; each comes back as it is after this request.
-  const counts = await queryRows<{ key: string; count: number }>(sql`
-    INSERT INTO "RequestCount" ("key", "windowStart", "count") VALUES (${byAddress}, ${window}, 1), (${byEndpoint}, ${window}, 1)
-    ON CONFLICT ("key", "windowStart") DO UPDATE SET "count" = "RequestCount"."count" + 1
-    RETURNING "key", "count"`);
+  const counts = await queryRows(
+    query
+      .insertInto("RequestCount")
+      .values([
+        { key: byAddress, windowStart: window, count: 1 },
+        { key: byEndpoint, windowStart: window, count: 1 },
+      ])
+      .onConflict((oc) => oc.columns(["key", "windowStart"]).doUpdateSet((eb) => ({ count: eb("RequestCount.count", "+", 1) })))
+      .returning(["key", "count"]),
+  );
   const count = (key: string) => Number(counts.find((row) => row.key === key)?.count ?? 0);
   const over = count(byAddress) > LIMITS.perAddress || count(byEndpoint) > LIMITS.perEndpoint;
   return over ? new Date(windowStart + WINDOW_MS) : null;
@@ -98,5 +104,5 @@ export function tooManyRequestsPage(retryAt: Date, at = now().getTime()): PlainP
 
 /** Tests only: forget every count. */
 export async function resetRequestLimits(): Promise<void> {
-  await execute(sql`DELETE FROM "RequestCount"`);
+  await execute(query.deleteFrom("RequestCount"));
 }

@@ -6,57 +6,107 @@
  * and the SQLite adapter prepares every statement anew); here it is a few microseconds plus the
  * driver's own work (docs/decisions/0017-hot-path-sql.md). Everything else uses Prisma.
  *
- * Statements are written once for both databases: quoted identifiers, `?`-free tagged templates
- * (values are always parameters), ON CONFLICT, RETURNING, and nothing provider-specific.
- * Values and rows are mapped the way Prisma stores them, so both can read each other's rows:
- * DateTime columns as Date, Boolean as boolean, integers as number.
+ * Statements are built with Kysely against the tables of the Prisma schema (./sql-tables.ts),
+ * so a table or column that does not exist, or a value of the wrong type, fails typecheck
+ * (docs/decisions/0041-typed-sql.md). Kysely only writes the SQL text here, for this process's
+ * provider; this module runs it. Values are always parameters. Values and rows are mapped the
+ * way Prisma stores them, so both can read each other's rows: DateTime columns as Date,
+ * Boolean as boolean, integers as number.
  *
- *   const rows = await queryRows<{ step: number }>(sql`SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${id}`);
+ *   const rows = await queryRows(query.selectFrom("PlanStepCompletion").select("step").where("userId", "=", id));
+ *
+ * The few statements that must run inside a Prisma transaction are built the same way and run
+ * through it (executeWithin).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Compilable,
+  type CompiledQuery,
+} from "kysely";
 import pg from "pg";
-import { db, postgresPool, provider, sqliteFile } from "./db.server";
+import { db, postgresPool, provider, sqliteFile, type DbTransaction } from "./db.server";
 import { env } from "./env.server";
+import type { Tables } from "./sql-tables";
 import { noteSideEffect } from "~/render/page-record.server";
 
-export type Sql = { strings: TemplateStringsArray; values: unknown[] };
+/**
+ * Builds statements for this process's database (its placeholders and dialect); it connects to
+ * nothing: queryRows and execute run what it builds.
+ */
+export const query = new Kysely<Tables>({
+  dialect:
+    provider === "postgresql"
+      ? {
+          createAdapter: () => new PostgresAdapter(),
+          createDriver: () => new DummyDriver(),
+          createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        }
+      : {
+          createAdapter: () => new SqliteAdapter(),
+          createDriver: () => new DummyDriver(),
+          createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+          createQueryCompiler: () => new SqliteQueryCompiler(),
+        },
+});
 
-/** A statement with its values as parameters. The template's text is the statement's identity. */
-export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
-  return { strings, values };
-}
+type Statement = CompiledQuery<unknown>;
 
 type Engine = {
-  queryRows(statement: Sql): Promise<Record<string, unknown>[]>;
-  execute(statement: Sql): Promise<number>;
+  queryRows(statement: Statement): Promise<Record<string, unknown>[]>;
+  execute(statement: Statement): Promise<number>;
   close(): Promise<void>;
 };
 
 /** Rows of a SELECT, or of a write with RETURNING. */
-export async function queryRows<T>(statement: Sql): Promise<T[]> {
-  noteIfWrite(statement);
-  return (await engine().queryRows(statement)) as T[];
+export async function queryRows<Row>(statement: Compilable<Row>): Promise<Row[]> {
+  const compiled = compiledForRun(statement);
+  return (await engine().queryRows(compiled)) as Row[];
 }
 
 /** Runs a write; answers the number of rows it changed. */
-export async function execute(statement: Sql): Promise<number> {
-  noteIfWrite(statement);
-  return engine().execute(statement);
+export async function execute(statement: Compilable<unknown>): Promise<number> {
+  return engine().execute(compiledForRun(statement));
 }
 
-const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
-const writes = new WeakMap<TemplateStringsArray, boolean>();
+/**
+ * Runs a write inside a Prisma transaction (or on Prisma's own connection): for the statements
+ * that must hold a lock or write together with the ORM's writes of the same transaction.
+ * Prisma's driver adapter notes the write (db.server.ts).
+ */
+export async function executeWithin(client: Pick<DbTransaction, "$executeRawUnsafe">, statement: Compilable<unknown>): Promise<number> {
+  const { sql, parameters } = statement.compile();
+  return client.$executeRawUnsafe(sql, ...parameters);
+}
+
+/** Rows of a SELECT run on Prisma's own connection (the health check asks Prisma itself). */
+export async function queryRowsWithin<Row>(client: Pick<DbTransaction, "$queryRawUnsafe">, statement: Compilable<Row>): Promise<Row[]> {
+  const { sql, parameters } = statement.compile();
+  return client.$queryRawUnsafe<Row[]>(sql, ...parameters);
+}
 
 /** A page whose render wrote to the database is never served again from memory (app/render/page-record.server.ts). */
-function noteIfWrite({ strings }: Sql): void {
-  let write = writes.get(strings);
-  if (write === undefined) {
-    write = WRITE.test(strings[0]);
-    writes.set(strings, write);
-  }
-  if (write) noteSideEffect("database write");
+function compiledForRun(statement: Compilable<unknown>): Statement {
+  const compiled = statement.compile();
+  if (compiled.query.kind !== "SelectQueryNode") noteSideEffect("database write");
+  return compiled;
 }
+
+/**
+ * Statements are prepared once and kept by their text. The app builds a fixed set of shapes
+ * (values are parameters), so this stays small; past MAX_PREPARED a new text runs unprepared
+ * instead of growing the cache without bound.
+ */
+const MAX_PREPARED = 500;
 
 /** At shutdown, after the last request: closes Prisma, this module's connection and the pool. */
 export async function closeDatabase(): Promise<void> {
@@ -114,14 +164,14 @@ function sqliteEngine(file: string): Engine {
   const database = new Database(file, { timeout: BUSY_WAIT_MS });
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
-  const prepared = new WeakMap<TemplateStringsArray, SqlitePrepared>();
+  const prepared = new Map<string, SqlitePrepared>();
   const begin = database.prepare("BEGIN IMMEDIATE");
   const commit = database.prepare("COMMIT");
 
-  function prepare(strings: TemplateStringsArray): SqlitePrepared {
-    let entry = prepared.get(strings);
+  function prepare(text: string): SqlitePrepared {
+    let entry = prepared.get(text);
     if (!entry) {
-      const statement = database.prepare(strings.join("?"));
+      const statement = database.prepare(text);
       const converters: [string, Convert][] = [];
       if (statement.reader) {
         for (const column of statement.columns()) {
@@ -131,7 +181,7 @@ function sqliteEngine(file: string): Engine {
         }
       }
       entry = { statement, reader: statement.reader, writes: !statement.readonly, converters };
-      prepared.set(strings, entry);
+      if (prepared.size < MAX_PREPARED) prepared.set(text, entry);
     }
     return entry;
   }
@@ -191,22 +241,22 @@ function sqliteEngine(file: string): Engine {
     });
   }
 
-  async function statementResult(strings: TemplateStringsArray, values: unknown[]) {
-    const entry = prepare(strings);
-    const params = values.map(sqliteValue);
+  async function statementResult({ sql, parameters }: Statement) {
+    const entry = prepare(sql);
+    const params = parameters.map(sqliteValue);
     const result = entry.writes ? await write(entry, params) : await whenUnlocked(() => run(entry, params));
     return { entry, result };
   }
 
   return {
-    async queryRows({ strings, values }) {
-      const { entry, result } = await statementResult(strings, values);
+    async queryRows(statement) {
+      const { entry, result } = await statementResult(statement);
       const rows = result as Record<string, unknown>[];
       if (entry.converters.length) for (const row of rows) for (const [name, convert] of entry.converters) row[name] = convert(row[name]);
       return rows;
     },
-    async execute({ strings, values }) {
-      const { entry, result } = await statementResult(strings, values);
+    async execute(statement) {
+      const { entry, result } = await statementResult(statement);
       return entry.reader ? (result as unknown[]).length : (result as Database.RunResult).changes;
     },
     async close() {
@@ -260,21 +310,20 @@ function postgresValue(value: unknown): unknown {
  * connection, then only binds values.
  */
 function postgresEngine(pool: pg.Pool): Engine {
-  const named = new WeakMap<TemplateStringsArray, { name: string; text: string }>();
-  let count = 0;
+  const names = new Map<string, string>();
 
-  function prepare(strings: TemplateStringsArray) {
-    let entry = named.get(strings);
-    if (!entry) {
-      entry = { name: `glow_hot_${++count}`, text: strings.reduce((text, part, i) => `${text}$${i}${part}`) };
-      named.set(strings, entry);
+  /** The statement's name; none (parsed each time) once MAX_PREPARED texts have one. */
+  function nameOf(text: string): string | undefined {
+    let name = names.get(text);
+    if (!name && names.size < MAX_PREPARED) {
+      name = `glow_hot_${names.size + 1}`;
+      names.set(text, name);
     }
-    return entry;
+    return name;
   }
 
-  async function run({ strings, values }: Sql) {
-    const { name, text } = prepare(strings);
-    return pool.query({ name, text, values: values.map(postgresValue), types: postgresTypes as pg.CustomTypesConfig });
+  async function run({ sql, parameters }: Statement) {
+    return pool.query({ name: nameOf(sql), text: sql, values: parameters.map(postgresValue), types: postgresTypes as pg.CustomTypesConfig });
   }
 
   return {

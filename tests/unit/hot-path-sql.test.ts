@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/utils/db.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows } from "~/utils/sql.server";
 
 const newUser = () => db.user.create({ data: { email: `hot-${crypto.randomUUID()}@glowcoach.test` } });
 
@@ -17,31 +17,52 @@ describe("hot-path SQL", () => {
     const entitlement = await db.entitlement.create({
       data: { userId: user.id, offerId: "skincare", routinePlanId: "clear-healthy-skin", createdAt: startedAt },
     });
-    await execute(sql`
-      INSERT INTO "EntitlementState" ("entitlementId", "tier", "planId", "planName", "priceMinor", "currency", "status", "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "at", "reason", "recordedAt")
-      VALUES (${entitlement.id}, ${"monthly"}, ${"monthly"}, ${"Monthly Plan"}, ${999}, ${"usd"}, ${"active"}, ${startedAt}, ${null}, ${true}, ${startedAt}, ${"test"}, ${startedAt})`);
+    await execute(
+      query.insertInto("EntitlementState").values({
+        entitlementId: entitlement.id,
+        tier: "monthly",
+        planId: "monthly",
+        planName: "Monthly Plan",
+        priceMinor: 999,
+        currency: "usd",
+        status: "active",
+        startedAt,
+        currentPeriodEnd: null,
+        cancelAtPeriodEnd: true,
+        at: startedAt,
+        reason: "test",
+        recordedAt: startedAt,
+      }),
+    );
     // Prisma reads what the driver wrote...
     const row = await db.entitlementState.findFirstOrThrow({ where: { entitlementId: entitlement.id } });
     expect(row).toMatchObject({ startedAt, currentPeriodEnd: null, cancelAtPeriodEnd: true, priceMinor: 999 });
     // ...and the driver reads what Prisma wrote.
     await db.entitlementState.update({ where: { id: row.id }, data: { cancelAtPeriodEnd: false, currentPeriodEnd: new Date("2026-12-23T08:09:10.000Z") } });
-    const [read] = await queryRows<{ startedAt: Date; currentPeriodEnd: Date; cancelAtPeriodEnd: boolean; priceMinor: number }>(sql`
-      SELECT "startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "priceMinor" FROM "EntitlementState" WHERE "entitlementId" = ${entitlement.id}`);
+    const [read] = await queryRows(
+      query
+        .selectFrom("EntitlementState")
+        .select(["startedAt", "currentPeriodEnd", "cancelAtPeriodEnd", "priceMinor"])
+        .where("entitlementId", "=", entitlement.id),
+    );
     expect(read).toEqual({ startedAt, currentPeriodEnd: new Date("2026-12-23T08:09:10.000Z"), cancelAtPeriodEnd: false, priceMinor: 999 });
   });
 
   it("counts with numbers, not strings or bigints", async () => {
     const user = await newUser();
-    const [{ n }] = await queryRows<{ n: number }>(sql`SELECT COUNT(*) AS "n" FROM "User" WHERE "id" = ${user.id}`);
+    const [{ n }] = await queryRows(
+      query
+        .selectFrom("User")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("id", "=", user.id),
+    );
     expect(n).toBe(1);
   });
 
   it("writes sent at once succeed or fail one by one", async () => {
     const user = await newUser();
     const insert = (userId: string, date: string) =>
-      execute(
-        sql`INSERT INTO "PlanCompletion" ("id", "userId", "planId", "date", "createdAt") VALUES (${crypto.randomUUID()}, ${userId}, ${"p"}, ${date}, ${new Date()})`,
-      );
+      execute(query.insertInto("PlanCompletion").values({ id: crypto.randomUUID(), userId, planId: "p", date, createdAt: new Date() }));
     const results = await Promise.allSettled([
       insert(user.id, "2026-11-01"),
       insert("no-such-user", "2026-11-02"),
@@ -49,16 +70,14 @@ describe("hot-path SQL", () => {
       insert(user.id, "2026-11-01"),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "rejected"]);
-    const dates = await queryRows<{ date: string }>(sql`SELECT "date" FROM "PlanCompletion" WHERE "userId" = ${user.id} ORDER BY "date"`);
+    const dates = await queryRows(query.selectFrom("PlanCompletion").select("date").where("userId", "=", user.id).orderBy("date"));
     expect(dates.map((d) => d.date)).toEqual(["2026-11-01", "2026-11-03"]);
   });
 
   it("a read after a write in the same request sees it", async () => {
     const user = await newUser();
-    await execute(
-      sql`INSERT INTO "PlanStepCompletion" ("userId", "planId", "date", "step", "createdAt") VALUES (${user.id}, ${"p"}, ${"2026-11-23"}, ${1}, ${new Date()})`,
-    );
-    const rows = await queryRows<{ step: number }>(sql`SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${user.id}`);
+    await execute(query.insertInto("PlanStepCompletion").values({ userId: user.id, planId: "p", date: "2026-11-23", step: 1, createdAt: new Date() }));
+    const rows = await queryRows(query.selectFrom("PlanStepCompletion").select("step").where("userId", "=", user.id));
     expect(rows).toEqual([{ step: 1 }]);
   });
 });
