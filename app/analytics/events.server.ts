@@ -5,9 +5,8 @@ import crypto from "node:crypto";
 import { eventVariants } from "~/experiments/event-variants.server";
 import type { DbTransaction } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { execute, query } from "~/utils/sql.server";
 import { repeatOnEveryView } from "~/render/page-record.server";
-import { queueEvent } from "./event-batch.server";
+import { queueEvent, storeEvent } from "./event-batch.server";
 
 export type EventName =
   | "funnel_viewed"
@@ -39,19 +38,7 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
   const id = crypto.randomUUID();
   try {
     const variants = await eventVariants(event.visitorId);
-    await execute(
-      query.insertInto("AnalyticsEvent").values({
-        id,
-        visitorId: event.visitorId,
-        name: event.name,
-        funnel: event.funnel ?? null,
-        step: event.step ?? null,
-        props: JSON.stringify(event.props ?? {}),
-        userId: event.userId ?? null,
-        variants,
-        createdAt: new Date(),
-      }),
-    );
+    await storeEvent({ ...event, id, props: JSON.stringify(event.props ?? {}), createdAt: new Date() }, variants);
     return id;
   } catch (error) {
     logger.error({ err: error }, `[analytics] could not record ${event.name}`);

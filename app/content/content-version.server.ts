@@ -10,7 +10,7 @@ import { forgetPages } from "~/funnels/page-cache.server";
 import { forgetRenders } from "~/render/stored-renders.server";
 import { forgetPersonalPages } from "~/render/stored-pages.server";
 import { logger } from "~/utils/logger.server";
-import { query, queryRows } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
 
 const POLL_MS = 1000;
@@ -25,21 +25,26 @@ function clearCaches(): void {
   forgetPersonalPages();
 }
 
+const readVersion = statement(() => query.selectFrom("ContentVersion").select("version").where("id", "=", 1));
+
+/** One up (1 the first time); answers the new version. */
+const raiseVersion = statement((at: Date) =>
+  query
+    .insertInto("ContentVersion")
+    .values({ id: 1, version: 1, changedAt: at })
+    .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ version: eb("ContentVersion.version", "+", 1), changedAt: at })))
+    .returning("version"),
+);
+
 /** The stored version (0 before the first change ever). */
 export async function storedContentVersion(): Promise<number> {
-  const rows = await queryRows(query.selectFrom("ContentVersion").select("version").where("id", "=", 1));
+  const rows = await queryRows(readVersion);
   return rows[0]?.version ?? 0;
 }
 
 /** Content changed: one up for every instance, and this instance's caches cleared at once. */
 export async function publishContentChange(at: Date): Promise<number> {
-  const rows = await queryRows(
-    query
-      .insertInto("ContentVersion")
-      .values({ id: 1, version: 1, changedAt: at })
-      .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ version: eb("ContentVersion.version", "+", 1), changedAt: at })))
-      .returning("version"),
-  );
+  const rows = await queryRows(raiseVersion, at);
   clearCaches();
   seenVersion = rows[0].version;
   return seenVersion;

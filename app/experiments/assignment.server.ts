@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
 import { now } from "~/utils/clock.server";
 import { logger } from "~/utils/logger.server";
-import { execute, query, queryRows } from "~/utils/sql.server";
+import { execute, query, queryRows, statement } from "~/utils/sql.server";
 
 /** Who is looking: this browser, and the member when signed in. */
 export type Viewer = { visitorId: string; userId?: string | null };
@@ -46,12 +46,27 @@ export function pickVariant(variants: readonly Weighted[], bucket: number): stri
 
 type Row = { experimentId: string; visitorId: string; variant: string; userId: string | null; assignedAt: Date };
 
+const assignmentRows = () => query.selectFrom("ExperimentAssignment").select(["experimentId", "visitorId", "variant", "userId", "assignedAt"]);
+const rowsOfBrowser = statement((visitorId: string) => assignmentRows().where("visitorId", "=", visitorId));
+const rowsOfBrowserOrMember = statement((visitorId: string, userId: string) =>
+  assignmentRows().where((eb) => eb.or([eb("visitorId", "=", visitorId), eb("userId", "=", userId)])),
+);
+
+/** Stores an assignment unless this browser has one in the experiment already (answers 0 then). */
+const insertAssignment = statement((experimentId: string, visitorId: string, variant: string, userId: string | null, assignedAt: Date) =>
+  query
+    .insertInto("ExperimentAssignment")
+    .values({ experimentId, visitorId, variant, userId, assignedAt })
+    .onConflict((oc) => oc.columns(["experimentId", "visitorId"]).doNothing()),
+);
+
+const linkBrowser = statement((visitorId: string, userId: string) =>
+  query.updateTable("ExperimentAssignment").set({ userId }).where("visitorId", "=", visitorId).where("userId", "is", null),
+);
+
 /** This browser's rows, and the member's from any browser. Hot-path SQL: offer pages and funnel steps with experiments read it. */
 function rowsOf(viewer: Viewer): Promise<Row[]> {
-  const rows = query.selectFrom("ExperimentAssignment").select(["experimentId", "visitorId", "variant", "userId", "assignedAt"]);
-  const { visitorId, userId } = viewer;
-  if (!userId) return queryRows(rows.where("visitorId", "=", visitorId));
-  return queryRows(rows.where((eb) => eb.or([eb("visitorId", "=", visitorId), eb("userId", "=", userId)])));
+  return viewer.userId ? queryRows(rowsOfBrowserOrMember, viewer.visitorId, viewer.userId) : queryRows(rowsOfBrowser, viewer.visitorId);
 }
 
 /**
@@ -76,12 +91,7 @@ export async function assignVariants(experiments: readonly Assignable[], viewer:
       .sort((a, b) => new Date(a.assignedAt).getTime() - new Date(b.assignedAt).getTime())
       .find((r) => variants.some((v) => v.key === r.variant));
     const variant = account?.variant ?? pickVariant(variants, bucketOf(experimentId, viewer.visitorId));
-    const inserted = await execute(
-      query
-        .insertInto("ExperimentAssignment")
-        .values({ experimentId, visitorId: viewer.visitorId, variant, userId: viewer.userId ?? null, assignedAt: now() })
-        .onConflict((oc) => oc.columns(["experimentId", "visitorId"]).doNothing()),
-    );
+    const inserted = await execute(insertAssignment, experimentId, viewer.visitorId, variant, viewer.userId ?? null, now());
     if (inserted === 1) {
       assignments[experimentId] = variant;
       await recordEvent({
@@ -113,7 +123,7 @@ export async function storedAssignments(visitorId: string): Promise<Assignments>
  */
 export async function linkToAccount(visitorId: string, userId: string): Promise<void> {
   try {
-    await execute(query.updateTable("ExperimentAssignment").set({ userId }).where("visitorId", "=", visitorId).where("userId", "is", null));
+    await execute(linkBrowser, visitorId, userId);
   } catch (error) {
     logger.error({ err: error }, "[experiments] could not link a browser's assignments to its member");
   }

@@ -14,7 +14,7 @@ import { getFunnels, getSiteSettings } from "~/content/content.server";
 import { staticSecurityHeaders } from "~/security/headers.server";
 import { db, provider } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { query, queryRowsWithin } from "~/utils/sql.server";
+import { query, queryRowsWithin, statement } from "~/utils/sql.server";
 
 export type CheckName = "database" | "migrations" | "content";
 /** `checks`: "ok" or "failed" per check (public); `problems`: why, for the log. */
@@ -43,21 +43,20 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+const answerOne = statement(() => query.selectNoFrom((eb) => eb.lit(1).as("up")));
+const appliedMigrations = statement(() =>
+  query.selectFrom("_prisma_migrations").select("migration_name").where("finished_at", "is not", null).where("rolled_back_at", "is", null),
+);
+
 /** Each check resolves to null when it holds, or says what is wrong. */
 async function checkDatabase(): Promise<string | null> {
-  await queryRowsWithin(
-    db,
-    query.selectNoFrom((eb) => eb.lit(1).as("up")),
-  );
+  await queryRowsWithin(db, answerOne);
   return null;
 }
 
 async function checkMigrations(required: string[]): Promise<string | null> {
   // Prisma's own table, on SQLite and PostgreSQL alike; missing until the first migration.
-  const rows = await queryRowsWithin(
-    db,
-    query.selectFrom("_prisma_migrations").select("migration_name").where("finished_at", "is not", null).where("rolled_back_at", "is", null),
-  ).catch((error: Error) => {
+  const rows = await queryRowsWithin(db, appliedMigrations).catch((error: Error) => {
     if (error.message.includes("_prisma_migrations")) return [];
     throw error;
   });

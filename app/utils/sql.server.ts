@@ -8,12 +8,14 @@
  *
  * Statements are built with Kysely against the tables of the Prisma schema (./sql-tables.ts),
  * so a table or column that does not exist, or a value of the wrong type, fails typecheck
- * (docs/decisions/0041-typed-sql.md). Kysely only writes the SQL text here, for this process's
- * provider; this module runs it. Values are always parameters. Values and rows are mapped the
- * way Prisma stores them, so both can read each other's rows: DateTime columns as Date,
- * Boolean as boolean, integers as number.
+ * (docs/decisions/0041-typed-sql.md). Each is built once, from its arguments, and compiled on
+ * first use for this process's database; a run only binds values (building and compiling with
+ * Kysely costs tens of microseconds, more than the rest of a hot-path call). Values are
+ * always parameters. Values and rows are mapped the way Prisma stores them, so both can read
+ * each other's rows: DateTime columns as Date, Boolean as boolean, integers as number.
  *
- *   const rows = await queryRows(query.selectFrom("PlanStepCompletion").select("step").where("userId", "=", id));
+ *   const stepsOf = statement((userId: string) => query.selectFrom("PlanStepCompletion").select("step").where("userId", "=", userId));
+ *   const rows = await queryRows(stepsOf, user.id);
  *
  * The few statements that must run inside a Prisma transaction are built the same way and run
  * through it (executeWithin).
@@ -30,7 +32,6 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
   type Compilable,
-  type CompiledQuery,
 } from "kysely";
 import pg from "pg";
 import { db, postgresPool, provider, sqliteFile, type DbTransaction } from "./db.server";
@@ -59,23 +60,68 @@ export const query = new Kysely<Tables>({
         },
 });
 
-type Statement = CompiledQuery<unknown>;
+/**
+ * A statement and how to run it: `build` turns its arguments into a query, using each argument
+ * as a value as it is (no arithmetic, no `??`: the caller works values out), because it is
+ * called once, with stand-ins, to learn where each argument goes.
+ */
+export type Statement<Args extends unknown[], Row> = { readonly build: (...args: Args) => Compilable<Row> };
+
+/** A statement's SQL, and per parameter the argument it takes (>= 0) or, at -1, a value of its own. */
+type Compiled = { sql: string; argumentAt: number[]; fixed: unknown[]; writes: boolean };
+
+export function statement<Args extends unknown[], Row>(build: (...args: Args) => Compilable<Row>): Statement<Args, Row> {
+  return { build };
+}
+
+/** The stand-in for an argument while a statement is compiled. */
+class Argument {
+  constructor(readonly index: number) {}
+}
+
+/** Any statement, whatever its arguments and rows. */
+type SomeStatement = { readonly build: (...args: never) => Compilable<unknown> };
+
+const compiledStatements = new WeakMap<SomeStatement, Compiled>();
+
+function compiled(statement: SomeStatement): Compiled {
+  let entry = compiledStatements.get(statement);
+  if (entry) return entry;
+  const standIns = Array.from({ length: statement.build.length }, (_, i) => new Argument(i));
+  const { sql, parameters, query: node } = (statement.build as (...args: Argument[]) => Compilable<unknown>)(...standIns).compile();
+  const unused = standIns.find((argument) => !parameters.includes(argument));
+  // An argument used in a computation, not as a value, would be bound wrongly: refused at once.
+  if (unused) throw new Error(`The statement's argument ${unused.index + 1} is not one of its values: ${sql}`);
+  entry = {
+    sql,
+    argumentAt: parameters.map((value) => (value instanceof Argument ? value.index : -1)),
+    fixed: parameters.map((value) => (value instanceof Argument ? undefined : value)),
+    writes: node.kind !== "SelectQueryNode",
+  };
+  compiledStatements.set(statement, entry);
+  return entry;
+}
+
+function bound({ argumentAt, fixed }: Compiled, args: unknown[]): unknown[] {
+  return argumentAt.map((at, i) => (at < 0 ? fixed[i] : args[at]));
+}
 
 type Engine = {
-  queryRows(statement: Statement): Promise<Record<string, unknown>[]>;
-  execute(statement: Statement): Promise<number>;
+  queryRows(statement: Compiled, values: unknown[]): Promise<Record<string, unknown>[]>;
+  execute(statement: Compiled, values: unknown[]): Promise<number>;
   close(): Promise<void>;
 };
 
 /** Rows of a SELECT, or of a write with RETURNING. */
-export async function queryRows<Row>(statement: Compilable<Row>): Promise<Row[]> {
-  const compiled = compiledForRun(statement);
-  return (await engine().queryRows(compiled)) as Row[];
+export async function queryRows<Args extends unknown[], Row>(statement: Statement<Args, Row>, ...args: Args): Promise<Row[]> {
+  const entry = compiledForRun(statement);
+  return (await engine().queryRows(entry, bound(entry, args))) as Row[];
 }
 
 /** Runs a write; answers the number of rows it changed. */
-export async function execute(statement: Compilable<unknown>): Promise<number> {
-  return engine().execute(compiledForRun(statement));
+export async function execute<Args extends unknown[]>(statement: Statement<Args, unknown>, ...args: Args): Promise<number> {
+  const entry = compiledForRun(statement);
+  return engine().execute(entry, bound(entry, args));
 }
 
 /**
@@ -83,30 +129,31 @@ export async function execute(statement: Compilable<unknown>): Promise<number> {
  * that must hold a lock or write together with the ORM's writes of the same transaction.
  * Prisma's driver adapter notes the write (db.server.ts).
  */
-export async function executeWithin(client: Pick<DbTransaction, "$executeRawUnsafe">, statement: Compilable<unknown>): Promise<number> {
-  const { sql, parameters } = statement.compile();
-  return client.$executeRawUnsafe(sql, ...parameters);
+export async function executeWithin<Args extends unknown[]>(
+  client: Pick<DbTransaction, "$executeRawUnsafe">,
+  statement: Statement<Args, unknown>,
+  ...args: Args
+): Promise<number> {
+  const entry = compiled(statement);
+  return client.$executeRawUnsafe(entry.sql, ...bound(entry, args));
 }
 
 /** Rows of a SELECT run on Prisma's own connection (the health check asks Prisma itself). */
-export async function queryRowsWithin<Row>(client: Pick<DbTransaction, "$queryRawUnsafe">, statement: Compilable<Row>): Promise<Row[]> {
-  const { sql, parameters } = statement.compile();
-  return client.$queryRawUnsafe<Row[]>(sql, ...parameters);
+export async function queryRowsWithin<Args extends unknown[], Row>(
+  client: Pick<DbTransaction, "$queryRawUnsafe">,
+  statement: Statement<Args, Row>,
+  ...args: Args
+): Promise<Row[]> {
+  const entry = compiled(statement);
+  return client.$queryRawUnsafe<Row[]>(entry.sql, ...bound(entry, args));
 }
 
 /** A page whose render wrote to the database is never served again from memory (app/render/page-record.server.ts). */
-function compiledForRun(statement: Compilable<unknown>): Statement {
-  const compiled = statement.compile();
-  if (compiled.query.kind !== "SelectQueryNode") noteSideEffect("database write");
-  return compiled;
+function compiledForRun(statement: SomeStatement): Compiled {
+  const entry = compiled(statement);
+  if (entry.writes) noteSideEffect("database write");
+  return entry;
 }
-
-/**
- * Statements are prepared once and kept by their text. The app builds a fixed set of shapes
- * (values are parameters), so this stays small; past MAX_PREPARED a new text runs unprepared
- * instead of growing the cache without bound.
- */
-const MAX_PREPARED = 500;
 
 /** At shutdown, after the last request: closes Prisma, this module's connection and the pool. */
 export async function closeDatabase(): Promise<void> {
@@ -164,14 +211,14 @@ function sqliteEngine(file: string): Engine {
   const database = new Database(file, { timeout: BUSY_WAIT_MS });
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
-  const prepared = new Map<string, SqlitePrepared>();
+  const prepared = new WeakMap<Compiled, SqlitePrepared>();
   const begin = database.prepare("BEGIN IMMEDIATE");
   const commit = database.prepare("COMMIT");
 
-  function prepare(text: string): SqlitePrepared {
-    let entry = prepared.get(text);
+  function prepare(compiled: Compiled): SqlitePrepared {
+    let entry = prepared.get(compiled);
     if (!entry) {
-      const statement = database.prepare(text);
+      const statement = database.prepare(compiled.sql);
       const converters: [string, Convert][] = [];
       if (statement.reader) {
         for (const column of statement.columns()) {
@@ -181,7 +228,7 @@ function sqliteEngine(file: string): Engine {
         }
       }
       entry = { statement, reader: statement.reader, writes: !statement.readonly, converters };
-      if (prepared.size < MAX_PREPARED) prepared.set(text, entry);
+      prepared.set(compiled, entry);
     }
     return entry;
   }
@@ -241,22 +288,22 @@ function sqliteEngine(file: string): Engine {
     });
   }
 
-  async function statementResult({ sql, parameters }: Statement) {
-    const entry = prepare(sql);
-    const params = parameters.map(sqliteValue);
+  async function statementResult(compiled: Compiled, values: unknown[]) {
+    const entry = prepare(compiled);
+    const params = values.map(sqliteValue);
     const result = entry.writes ? await write(entry, params) : await whenUnlocked(() => run(entry, params));
     return { entry, result };
   }
 
   return {
-    async queryRows(statement) {
-      const { entry, result } = await statementResult(statement);
+    async queryRows(compiled, values) {
+      const { entry, result } = await statementResult(compiled, values);
       const rows = result as Record<string, unknown>[];
       if (entry.converters.length) for (const row of rows) for (const [name, convert] of entry.converters) row[name] = convert(row[name]);
       return rows;
     },
-    async execute(statement) {
-      const { entry, result } = await statementResult(statement);
+    async execute(compiled, values) {
+      const { entry, result } = await statementResult(compiled, values);
       return entry.reader ? (result as unknown[]).length : (result as Database.RunResult).changes;
     },
     async close() {
@@ -310,28 +357,28 @@ function postgresValue(value: unknown): unknown {
  * connection, then only binds values.
  */
 function postgresEngine(pool: pg.Pool): Engine {
-  const names = new Map<string, string>();
+  const names = new WeakMap<Compiled, string>();
+  let count = 0;
 
-  /** The statement's name; none (parsed each time) once MAX_PREPARED texts have one. */
-  function nameOf(text: string): string | undefined {
-    let name = names.get(text);
-    if (!name && names.size < MAX_PREPARED) {
-      name = `glow_hot_${names.size + 1}`;
-      names.set(text, name);
+  function nameOf(compiled: Compiled): string {
+    let name = names.get(compiled);
+    if (!name) {
+      name = `glow_hot_${++count}`;
+      names.set(compiled, name);
     }
     return name;
   }
 
-  async function run({ sql, parameters }: Statement) {
-    return pool.query({ name: nameOf(sql), text: sql, values: parameters.map(postgresValue), types: postgresTypes as pg.CustomTypesConfig });
+  async function run(compiled: Compiled, values: unknown[]) {
+    return pool.query({ name: nameOf(compiled), text: compiled.sql, values: values.map(postgresValue), types: postgresTypes as pg.CustomTypesConfig });
   }
 
   return {
-    async queryRows(statement) {
-      return (await run(statement)).rows;
+    async queryRows(compiled, values) {
+      return (await run(compiled, values)).rows;
     },
-    async execute(statement) {
-      return (await run(statement)).rowCount ?? 0;
+    async execute(compiled, values) {
+      return (await run(compiled, values)).rowCount ?? 0;
     },
     async close() {},
   };
