@@ -63,7 +63,8 @@ export const query = new Kysely<Tables>({
 /**
  * A statement and how to run it: `build` turns its arguments into a query, using each argument
  * as a value as it is (no arithmetic, no `??`: the caller works values out), because it is
- * called once, with stand-ins, to learn where each argument goes.
+ * called once, with stand-ins, to learn where each argument goes (plain parameters, no
+ * defaults: their count is the function's `length`).
  */
 export type Statement<Args extends unknown[], Row> = { readonly build: (...args: Args) => Compilable<Row> };
 
