@@ -15,7 +15,7 @@ import { outsideRecord } from "~/render/page-record.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows, statement } from "~/utils/sql.server";
 
 /** The Graph API version the events go to. */
 export const GRAPH_API_VERSION = "v25.0";
@@ -59,37 +59,64 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
 }
 
-async function claim(at: Date, leaseId: string): Promise<ClaimedConversion[]> {
-  const rows = await queryRows<ClaimedConversion>(sql`
-    UPDATE "AdConversion" SET "leaseId" = ${leaseId}, "leaseUntil" = ${new Date(at.getTime() + LEASE_MS)}, "attempts" = "attempts" + 1
-    WHERE "eventId" IN (
-      SELECT "eventId" FROM "AdConversion"
-      WHERE "serverDueAt" <= ${at} AND "serverSentAt" IS NULL AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-      ORDER BY "serverDueAt" LIMIT ${BATCH}
+/** Leases up to BATCH due conversions; answers them as they are after the lease. */
+const claimDue = statement((leaseId: string, leaseUntil: Date, at: Date) =>
+  query
+    .updateTable("AdConversion")
+    .set((eb) => ({ leaseId, leaseUntil, attempts: eb("attempts", "+", 1) }))
+    .where("eventId", "in", (eb) =>
+      eb
+        .selectFrom("AdConversion")
+        .select("eventId")
+        .where("serverDueAt", "<=", at)
+        .where("serverSentAt", "is", null)
+        .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+        .orderBy("serverDueAt")
+        .limit(BATCH),
     )
-    AND "serverDueAt" <= ${at} AND "serverSentAt" IS NULL AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-    RETURNING "eventId", "name", "eventTime", "sourceUrl", "userData", "customData", "attempts"`);
+    .where("serverDueAt", "<=", at)
+    .where("serverSentAt", "is", null)
+    .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+    .returning(["eventId", "name", "eventTime", "sourceUrl", "userData", "customData", "attempts"]),
+);
+
+const markSentRow = statement((eventId: string, leaseId: string, at: Date) =>
+  query
+    .updateTable("AdConversion")
+    .set({ serverSentAt: at, leaseId: null, leaseUntil: null, lastError: null })
+    .where("eventId", "=", eventId)
+    .where("leaseId", "=", leaseId),
+);
+
+const giveUpRow = statement((eventId: string, leaseId: string, lastError: string) =>
+  query
+    .updateTable("AdConversion")
+    .set({ serverDueAt: null, leaseId: null, leaseUntil: null, lastError })
+    .where("eventId", "=", eventId)
+    .where("leaseId", "=", leaseId),
+);
+
+const retryRowLater = statement((eventId: string, leaseId: string, leaseUntil: Date, lastError: string) =>
+  query.updateTable("AdConversion").set({ leaseId: null, leaseUntil, lastError }).where("eventId", "=", eventId).where("leaseId", "=", leaseId),
+);
+
+async function claim(at: Date, leaseId: string): Promise<ClaimedConversion[]> {
+  const rows = await queryRows(claimDue, leaseId, new Date(at.getTime() + LEASE_MS), at);
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
 }
 
 async function markSent(row: ClaimedConversion, leaseId: string, at: Date): Promise<void> {
-  await execute(sql`
-    UPDATE "AdConversion" SET "serverSentAt" = ${at}, "leaseId" = NULL, "leaseUntil" = NULL, "lastError" = NULL
-    WHERE "eventId" = ${row.eventId} AND "leaseId" = ${leaseId}`);
+  await execute(markSentRow, row.eventId, leaseId, at);
 }
 
 /** A failed try: again after the backoff, or given up (serverDueAt cleared) when it can no longer succeed. */
 async function markFailed(row: ClaimedConversion, leaseId: string, at: Date, error: string): Promise<"failed" | "gave-up"> {
   const tooOld = at.getTime() - row.eventTime.getTime() > MAX_EVENT_AGE_MS;
   if (row.attempts >= MAX_ATTEMPTS || tooOld) {
-    await execute(sql`
-      UPDATE "AdConversion" SET "serverDueAt" = NULL, "leaseId" = NULL, "leaseUntil" = NULL, "lastError" = ${error.slice(0, 500)}
-      WHERE "eventId" = ${row.eventId} AND "leaseId" = ${leaseId}`);
+    await execute(giveUpRow, row.eventId, leaseId, error.slice(0, 500));
     return "gave-up";
   }
-  await execute(sql`
-    UPDATE "AdConversion" SET "leaseId" = NULL, "leaseUntil" = ${new Date(at.getTime() + retryDelayMs(row.attempts))}, "lastError" = ${error.slice(0, 500)}
-    WHERE "eventId" = ${row.eventId} AND "leaseId" = ${leaseId}`);
+  await execute(retryRowLater, row.eventId, leaseId, new Date(at.getTime() + retryDelayMs(row.attempts)), error.slice(0, 500));
   return "failed";
 }
 

@@ -13,7 +13,7 @@
  */
 import crypto from "node:crypto";
 import { eventVariantsOfMany } from "./event-variants.server";
-import { execute, sql } from "~/utils/sql.server";
+import { execute, query, statement } from "~/utils/sql.server";
 import { logger } from "~/utils/logger.server";
 import { outsideRecord } from "~/render/page-record.server";
 import type { EventInput } from "./event-input";
@@ -23,7 +23,7 @@ const MAX_BATCH = 500;
 /** Rows committed together while writing a batch. */
 const WRITE_SLICE = 50;
 
-type EventRow = {
+export type EventRow = {
   id: string;
   visitorId: string;
   name: string;
@@ -33,6 +33,25 @@ type EventRow = {
   userId?: string;
   createdAt: Date;
 };
+
+const insertEvent = statement(
+  (
+    id: string,
+    visitorId: string,
+    name: string,
+    funnel: string | null,
+    step: string | null,
+    props: string,
+    userId: string | null,
+    variants: string | null,
+    createdAt: Date,
+  ) => query.insertInto("AnalyticsEvent").values({ id, visitorId, name, funnel, step, props, userId, variants, createdAt }),
+);
+
+/** Writes one event row at once (recordEvent, and each row of a batch). */
+export function storeEvent(row: EventRow, variants: string | null): Promise<number> {
+  return execute(insertEvent, row.id, row.visitorId, row.name, row.funnel ?? null, row.step ?? null, row.props, row.userId ?? null, variants, row.createdAt);
+}
 
 let queue: EventRow[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -77,13 +96,7 @@ async function writeRows(rows: EventRow[]): Promise<void> {
     // tick commit together (sql.server.ts); WRITE_SLICE rows at a time, so requests waiting
     // meanwhile are answered between two slices instead of after the whole batch.
     for (let start = 0; start < rows.length; start += WRITE_SLICE) {
-      await Promise.all(
-        rows.slice(start, start + WRITE_SLICE).map((row) =>
-          execute(sql`
-            INSERT INTO "AnalyticsEvent" ("id", "visitorId", "name", "funnel", "step", "props", "userId", "variants", "createdAt")
-            VALUES (${row.id}, ${row.visitorId}, ${row.name}, ${row.funnel ?? null}, ${row.step ?? null}, ${row.props}, ${row.userId ?? null}, ${variants.get(row.visitorId) ?? null}, ${row.createdAt})`),
-        ),
-      );
+      await Promise.all(rows.slice(start, start + WRITE_SLICE).map((row) => storeEvent(row, variants.get(row.visitorId) ?? null)));
     }
   } catch (error) {
     logger.error({ err: error }, `[analytics] could not record ${rows.length} queued events`);

@@ -7,7 +7,7 @@
 import { getExperiments } from "~/content/content.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 
 async function runningIds(): Promise<ReadonlySet<string>> {
   return new Set((await getExperiments()).filter((e) => e.status === "running").map((e) => e.experimentId));
@@ -18,6 +18,10 @@ function asText(pairs: { experimentId: string; variant: string }[], running: Rea
   return kept.length ? JSON.stringify(Object.fromEntries(kept.map((p) => [p.experimentId, p.variant]))) : null;
 }
 
+const variantsOf = statement((visitorId: string) =>
+  query.selectFrom("ExperimentAssignment").select(["experimentId", "variant"]).where("visitorId", "=", visitorId),
+);
+
 /**
  * One visitor's variants as an event stores them; null when no running experiment has them (no
  * query when none runs). A failed lookup is logged and the event is written without them.
@@ -27,8 +31,7 @@ export async function eventVariants(visitorId: string): Promise<string | null> {
     const running = await runningIds();
     if (running.size === 0) return null;
     // Hot-path SQL: every recorded event asks while an experiment runs.
-    const rows = await queryRows<{ experimentId: string; variant: string }>(sql`
-      SELECT "experimentId", "variant" FROM "ExperimentAssignment" WHERE "visitorId" = ${visitorId}`);
+    const rows = await queryRows(variantsOf, visitorId);
     return asText(rows, running);
   } catch (error) {
     logger.error({ err: error }, "[experiments] could not read a visitor's variants for an event");

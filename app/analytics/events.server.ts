@@ -6,9 +6,8 @@ import type { EventInput } from "./event-input";
 import { eventVariants } from "./event-variants.server";
 import type { DbTransaction } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { execute, sql } from "~/utils/sql.server";
 import { repeatOnEveryView } from "~/render/page-record.server";
-import { queueEvent } from "./event-batch.server";
+import { queueEvent, storeEvent } from "./event-batch.server";
 
 /**
  * Records an event, with the variants of the running experiments the visitor is in; answers
@@ -19,9 +18,7 @@ export async function recordEvent(event: EventInput): Promise<string | null> {
   const id = crypto.randomUUID();
   try {
     const variants = await eventVariants(event.visitorId);
-    await execute(sql`
-      INSERT INTO "AnalyticsEvent" ("id", "visitorId", "name", "funnel", "step", "props", "userId", "variants", "createdAt")
-      VALUES (${id}, ${event.visitorId}, ${event.name}, ${event.funnel ?? null}, ${event.step ?? null}, ${JSON.stringify(event.props ?? {})}, ${event.userId ?? null}, ${variants}, ${new Date()})`);
+    await storeEvent({ ...event, id, props: JSON.stringify(event.props ?? {}), createdAt: new Date() }, variants);
     return id;
   } catch (error) {
     logger.error({ err: error }, `[analytics] could not record ${event.name}`);

@@ -6,9 +6,18 @@
  */
 import { db } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
+import { executeWithin, query, statement } from "~/utils/sql.server";
 
 export type Limit = { key: string; max: number; windowMs: number };
 export type LimitResult = { ok: true } | { ok: false; retryAt: Date };
+
+/** Writes the key's row (created the first time), which holds it until the transaction ends. */
+const lockKey = statement((key: string, at: Date) =>
+  query
+    .insertInto("RateLimitKey")
+    .values({ key, updatedAt: at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ updatedAt: at })),
+);
 
 /**
  * Checks every limit; when all allow it, records one hit on each. One transaction that first
@@ -21,9 +30,7 @@ export async function tryAcquire(limits: Limit[]): Promise<LimitResult> {
   return db.$transaction(
     async (tx) => {
       for (const key of [...new Set(limits.map((l) => l.key))].sort()) {
-        await tx.$executeRaw`
-        INSERT INTO "RateLimitKey" ("key", "updatedAt") VALUES (${key}, ${at})
-        ON CONFLICT ("key") DO UPDATE SET "updatedAt" = ${at}`;
+        await executeWithin(tx, lockKey, key, at);
       }
       let retryAt: Date | undefined;
       for (const limit of limits) {

@@ -15,7 +15,7 @@ import { toSessionUser, type SessionUser } from "./users.server";
 import { now } from "~/utils/clock.server";
 import { pageChangesAt } from "~/render/page-record.server";
 import { db } from "~/utils/db.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -76,14 +76,21 @@ function fitsAccount(row: Pick<SessionRow, "kind" | "emailVerifiedAt">): row is 
   return false;
 }
 
+/** The session with its member. */
+const sessionWithUser = statement((id: string) =>
+  query
+    .selectFrom("Session as s")
+    .innerJoin("User as u", "u.id", "s.userId")
+    .select(["s.expiresAt", "s.kind", "s.checkoutSessionId", "u.id", "u.email", "u.name", "u.role", "u.timeZone", "u.lastActedOn", "u.emailVerifiedAt"])
+    .where("s.id", "=", id),
+);
+
 async function readSession(cookieHeader: string | null): Promise<CurrentSession | null> {
   const id = await sessionIdIn(cookieHeader);
   if (!id) return null;
   // Every signed-in request reads this: one join as hot-path SQL. The ORM's findUnique with
   // include measured ≈ 0.7 ms of CPU per call here, Prisma's raw query ≈ 0.14 ms.
-  const rows = await queryRows<SessionRow>(sql`
-    SELECT s."expiresAt", s."kind", s."checkoutSessionId", u."id", u."email", u."name", u."role", u."timeZone", u."lastActedOn", u."emailVerifiedAt"
-    FROM "Session" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ${id}`);
+  const rows = await queryRows(sessionWithUser, id);
   const row = rows[0];
   const at = now();
   if (!row || !fitsAccount(row)) return null;

@@ -12,7 +12,7 @@
 import { againIfCreatedMeanwhile, db, type DbTransaction } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
 import { pageChangesAt } from "~/render/page-record.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { executeWithin, query, queryRows, statement } from "~/utils/sql.server";
 import { moneyFormat } from "~/billing/catalogue";
 
 export type Tier = "monthly" | "annual" | "single_payment";
@@ -156,22 +156,31 @@ function toView(row: CurrentRow, at: Date): EntitlementView {
  * every step of the routine ask, and the ORM's nested "latest child" costs several times the CPU.
  */
 async function currentRows(userId: string | null): Promise<CurrentRow[]> {
-  const rows = userId
-    ? await queryRows<Record<string, unknown>>(sql`
-        SELECT e."id", e."userId", e."offerId", e."routinePlanId", e."createdAt", e."stripeCustomerId", e."stripeSubscriptionId",
-               s."tier", s."planId", s."planName", s."priceMinor", s."currency", s."status", s."startedAt", s."currentPeriodEnd", s."cancelAtPeriodEnd"
-        FROM "Entitlement" e JOIN "EntitlementState" s ON s."entitlementId" = e."id"
-        WHERE e."userId" = ${userId}
-          AND NOT EXISTS (SELECT 1 FROM "EntitlementState" n WHERE n."entitlementId" = s."entitlementId" AND (n."at" > s."at" OR (n."at" = s."at" AND n."id" > s."id")))
-        ORDER BY e."createdAt" DESC, e."id" DESC`)
-    : await queryRows<Record<string, unknown>>(sql`
-        SELECT e."id", e."userId", e."offerId", e."routinePlanId", e."createdAt", e."stripeCustomerId", e."stripeSubscriptionId",
-               s."tier", s."planId", s."planName", s."priceMinor", s."currency", s."status", s."startedAt", s."currentPeriodEnd", s."cancelAtPeriodEnd"
-        FROM "Entitlement" e JOIN "EntitlementState" s ON s."entitlementId" = e."id"
-        WHERE NOT EXISTS (SELECT 1 FROM "EntitlementState" n WHERE n."entitlementId" = s."entitlementId" AND (n."at" > s."at" OR (n."at" = s."at" AND n."id" > s."id")))
-        ORDER BY e."createdAt" DESC, e."id" DESC`);
+  const rows = userId ? await queryRows(currentStatesOfMember, userId) : await queryRows(everyCurrentState);
   return rows.map(normalise);
 }
+
+const currentStates = () =>
+  query
+    .selectFrom("Entitlement as e")
+    .innerJoin("EntitlementState as s", "s.entitlementId", "e.id")
+    .select(["e.id", "e.userId", "e.offerId", "e.routinePlanId", "e.createdAt", "e.stripeCustomerId", "e.stripeSubscriptionId"])
+    .select(["s.tier", "s.planId", "s.planName", "s.priceMinor", "s.currency", "s.status", "s.startedAt", "s.currentPeriodEnd", "s.cancelAtPeriodEnd"])
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("EntitlementState as n")
+            .select((eb) => eb.lit(1).as("later"))
+            .whereRef("n.entitlementId", "=", "s.entitlementId")
+            .where((eb) => eb.or([eb("n.at", ">", eb.ref("s.at")), eb.and([eb("n.at", "=", eb.ref("s.at")), eb("n.id", ">", eb.ref("s.id"))])])),
+        ),
+      ),
+    )
+    .orderBy("e.createdAt", "desc")
+    .orderBy("e.id", "desc");
+const currentStatesOfMember = statement((userId: string) => currentStates().where("e.userId", "=", userId));
+const everyCurrentState = statement(() => currentStates());
 
 /** Every entitlement of a member with its current state, newest purchase first. */
 export async function entitlementsOf(userId: string, at: Date = now()): Promise<EntitlementView[]> {
@@ -286,11 +295,31 @@ type Tx = DbTransaction;
 /** Holds the entitlement rows the identity names until the transaction ends (see applyEntitlementChange). */
 async function holdEntitlement(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: string }): Promise<void> {
   const named = (value: string | null | undefined) => value ?? null;
-  await tx.$executeRaw`
-    UPDATE "Entitlement" SET "createdAt" = "createdAt"
-    WHERE "id" = ${named(identity.id)} OR "stripeSubscriptionId" = ${named(identity.stripeSubscriptionId)}
-       OR "stripeCheckoutSessionId" = ${named(identity.stripeCheckoutSessionId)} OR "stripePaymentIntentId" = ${named(identity.stripePaymentIntentId)}`;
+  await executeWithin(
+    tx,
+    holdEntitlementRows,
+    named(identity.id),
+    named(identity.stripeSubscriptionId),
+    named(identity.stripeCheckoutSessionId),
+    named(identity.stripePaymentIntentId),
+  );
 }
+
+/** A write that changes nothing, to the rows any of the ids name: they are held until the transaction ends. */
+const holdEntitlementRows = statement((id: string | null, subscriptionId: string | null, checkoutSessionId: string | null, paymentIntentId: string | null) =>
+  query
+    .updateTable("Entitlement")
+    .set((eb) => ({ createdAt: eb.ref("createdAt") }))
+    .where((eb) =>
+      eb.or([
+        // A missing id is compared as NULL, which matches no row: the statement keeps one shape.
+        eb("id", "=", eb.val(id)),
+        eb("stripeSubscriptionId", "=", subscriptionId),
+        eb("stripeCheckoutSessionId", "=", checkoutSessionId),
+        eb("stripePaymentIntentId", "=", paymentIntentId),
+      ]),
+    ),
+);
 
 /** The ids that name an entitlement, most specific first. */
 async function locate(tx: Tx, identity: Partial<EntitlementIdentity> & { id?: string }) {

@@ -7,7 +7,7 @@
  * See docs/decisions/0016-instances-share-one-truth.md.
  */
 import { logger } from "~/utils/logger.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
 
 const POLL_MS = 1000;
@@ -20,18 +20,26 @@ function clearCaches(): void {
   invalidateContent();
 }
 
+const readVersion = statement(() => query.selectFrom("ContentVersion").select("version").where("id", "=", 1));
+
+/** One up (1 the first time); answers the new version. */
+const raiseVersion = statement((at: Date) =>
+  query
+    .insertInto("ContentVersion")
+    .values({ id: 1, version: 1, changedAt: at })
+    .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ version: eb("ContentVersion.version", "+", 1), changedAt: at })))
+    .returning("version"),
+);
+
 /** The stored version (0 before the first change ever). */
 export async function storedContentVersion(): Promise<number> {
-  const rows = await queryRows<{ version: number }>(sql`SELECT "version" FROM "ContentVersion" WHERE "id" = 1`);
+  const rows = await queryRows(readVersion);
   return rows[0]?.version ?? 0;
 }
 
 /** Content changed: one up for every instance, and this instance's caches cleared at once. */
 export async function publishContentChange(at: Date): Promise<number> {
-  const rows = await queryRows<{ version: number }>(sql`
-    INSERT INTO "ContentVersion" ("id", "version", "changedAt") VALUES (1, 1, ${at})
-    ON CONFLICT ("id") DO UPDATE SET "version" = "ContentVersion"."version" + 1, "changedAt" = ${at}
-    RETURNING "version"`);
+  const rows = await queryRows(raiseVersion, at);
   clearCaches();
   seenVersion = rows[0].version;
   return seenVersion;

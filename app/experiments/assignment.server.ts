@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
 import { now } from "~/utils/clock.server";
 import { logger } from "~/utils/logger.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows, statement } from "~/utils/sql.server";
 
 /** Who is looking: this browser, and the member when signed in. */
 export type Viewer = { visitorId: string; userId?: string | null };
@@ -46,14 +46,27 @@ export function pickVariant(variants: readonly Weighted[], bucket: number): stri
 
 type Row = { experimentId: string; visitorId: string; variant: string; userId: string | null; assignedAt: Date };
 
+const assignmentRows = () => query.selectFrom("ExperimentAssignment").select(["experimentId", "visitorId", "variant", "userId", "assignedAt"]);
+const rowsOfBrowser = statement((visitorId: string) => assignmentRows().where("visitorId", "=", visitorId));
+const rowsOfBrowserOrMember = statement((visitorId: string, userId: string) =>
+  assignmentRows().where((eb) => eb.or([eb("visitorId", "=", visitorId), eb("userId", "=", userId)])),
+);
+
+/** Stores an assignment unless this browser has one in the experiment already (answers 0 then). */
+const insertAssignment = statement((experimentId: string, visitorId: string, variant: string, userId: string | null, assignedAt: Date) =>
+  query
+    .insertInto("ExperimentAssignment")
+    .values({ experimentId, visitorId, variant, userId, assignedAt })
+    .onConflict((oc) => oc.columns(["experimentId", "visitorId"]).doNothing()),
+);
+
+const linkBrowser = statement((visitorId: string, userId: string) =>
+  query.updateTable("ExperimentAssignment").set({ userId }).where("visitorId", "=", visitorId).where("userId", "is", null),
+);
+
 /** This browser's rows, and the member's from any browser. Hot-path SQL: offer pages and funnel steps with experiments read it. */
 function rowsOf(viewer: Viewer): Promise<Row[]> {
-  if (!viewer.userId)
-    return queryRows<Row>(sql`
-      SELECT "experimentId", "visitorId", "variant", "userId", "assignedAt" FROM "ExperimentAssignment" WHERE "visitorId" = ${viewer.visitorId}`);
-  return queryRows<Row>(sql`
-    SELECT "experimentId", "visitorId", "variant", "userId", "assignedAt" FROM "ExperimentAssignment"
-    WHERE "visitorId" = ${viewer.visitorId} OR "userId" = ${viewer.userId}`);
+  return viewer.userId ? queryRows(rowsOfBrowserOrMember, viewer.visitorId, viewer.userId) : queryRows(rowsOfBrowser, viewer.visitorId);
 }
 
 /**
@@ -78,10 +91,7 @@ export async function assignVariants(experiments: readonly Assignable[], viewer:
       .sort((a, b) => new Date(a.assignedAt).getTime() - new Date(b.assignedAt).getTime())
       .find((r) => variants.some((v) => v.key === r.variant));
     const variant = account?.variant ?? pickVariant(variants, bucketOf(experimentId, viewer.visitorId));
-    const inserted = await execute(sql`
-      INSERT INTO "ExperimentAssignment" ("experimentId", "visitorId", "variant", "userId", "assignedAt")
-      VALUES (${experimentId}, ${viewer.visitorId}, ${variant}, ${viewer.userId ?? null}, ${now()})
-      ON CONFLICT ("experimentId", "visitorId") DO NOTHING`);
+    const inserted = await execute(insertAssignment, experimentId, viewer.visitorId, variant, viewer.userId ?? null, now());
     if (inserted === 1) {
       assignments[experimentId] = variant;
       await recordEvent({
@@ -113,8 +123,7 @@ export async function storedAssignments(visitorId: string): Promise<Assignments>
  */
 export async function linkToAccount(visitorId: string, userId: string): Promise<void> {
   try {
-    await execute(sql`
-      UPDATE "ExperimentAssignment" SET "userId" = ${userId} WHERE "visitorId" = ${visitorId} AND "userId" IS NULL`);
+    await execute(linkBrowser, visitorId, userId);
   } catch (error) {
     logger.error({ err: error }, "[experiments] could not link a browser's assignments to its member");
   }

@@ -12,7 +12,7 @@ import { getFunnels } from "~/content/content.server";
 import { readFunnelState } from "~/funnels/state.server";
 import { db, type DbTransaction } from "~/utils/db.server";
 import { now } from "~/utils/clock.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 import type { AnswerSet } from "./personalise";
 
 /** The quiz results in this browser's cookies (every funnel with a worked-out result). */
@@ -37,6 +37,8 @@ const AnswerValues = (value: unknown): Record<string, string | string[]> => {
   return out;
 };
 
+const answersOf = statement((userId: string) => query.selectFrom("MemberAnswers").select(["funnelId", "answers", "answeredAt"]).where("userId", "=", userId));
+
 type StoredAnswers = { funnelId: string; answers: string; answeredAt: Date | string };
 
 /**
@@ -47,8 +49,7 @@ export async function memberAnswers(userId: string, within?: DbTransaction): Pro
   const rows: StoredAnswers[] = within
     ? await within.memberAnswers.findMany({ where: { userId }, select: { funnelId: true, answers: true, answeredAt: true } })
     : // Hot-path SQL: the members' pages read this on every view (the ORM's findMany costs several times the CPU).
-      await queryRows<StoredAnswers>(sql`
-        SELECT "funnelId", "answers", "answeredAt" FROM "MemberAnswers" WHERE "userId" = ${userId}`);
+      await queryRows(answersOf, userId);
   return rows.map((row) => {
     let answers: Record<string, string | string[]> = {};
     try {

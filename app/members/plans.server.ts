@@ -9,7 +9,7 @@ import { entitlementsOf, type EntitlementView } from "~/billing/entitlements.ser
 import { getDefaultPlan, getFunnelById, getOfferForPlan, getPlan } from "~/content/content.server";
 import type { ResolvedPlan } from "~/content-model/content-types";
 import { db } from "~/utils/db.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 import { attachVisitorAnswers } from "./answers.server";
 import { personalisePlan, planAnswers, type AnswerSet, type PersonalPlan } from "./personalise";
 
@@ -39,8 +39,10 @@ export function followedPlanId(owned: string[], chosen: string | null): string |
   return chosen && owned.includes(chosen) ? chosen : (owned[0] ?? null);
 }
 
+const activePlanOf = statement((userId: string) => query.selectFrom("User").select("activePlanId").where("id", "=", userId));
+
 async function chosenPlanId(userId: string): Promise<string | null> {
-  const rows = await queryRows<{ activePlanId: string | null }>(sql`SELECT "activePlanId" FROM "User" WHERE "id" = ${userId}`);
+  const rows = await queryRows(activePlanOf, userId);
   return rows[0]?.activePlanId ?? null;
 }
 

@@ -14,6 +14,7 @@ import { getFunnels, getSiteSettings } from "~/content/content.server";
 import { staticSecurityHeaders } from "~/security/headers.server";
 import { db, provider } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
+import { query, queryRowsWithin, statement } from "~/utils/sql.server";
 
 export type CheckName = "database" | "migrations" | "content";
 /** `checks`: "ok" or "failed" per check (public); `problems`: why, for the log. */
@@ -42,20 +43,23 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+const answerOne = statement(() => query.selectNoFrom((eb) => eb.lit(1).as("up")));
+const appliedMigrations = statement(() =>
+  query.selectFrom("_prisma_migrations").select("migration_name").where("finished_at", "is not", null).where("rolled_back_at", "is", null),
+);
+
 /** Each check resolves to null when it holds, or says what is wrong. */
 async function checkDatabase(): Promise<string | null> {
-  await db.$queryRawUnsafe("SELECT 1");
+  await queryRowsWithin(db, answerOne);
   return null;
 }
 
 async function checkMigrations(required: string[]): Promise<string | null> {
   // Prisma's own table, on SQLite and PostgreSQL alike; missing until the first migration.
-  const rows = await db
-    .$queryRawUnsafe<{ migration_name: string }[]>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)
-    .catch((error: Error) => {
-      if (error.message.includes("_prisma_migrations")) return [];
-      throw error;
-    });
+  const rows = await queryRowsWithin(db, appliedMigrations).catch((error: Error) => {
+    if (error.message.includes("_prisma_migrations")) return [];
+    throw error;
+  });
   const applied = new Set(rows.map((row) => row.migration_name));
   const pending = required.filter((name) => !applied.has(name));
   return pending.length === 0 ? null : `${pending.length} not applied: ${pending.join(", ")} (run npm run db:migrate)`;

@@ -18,6 +18,7 @@ import { eventVariants } from "~/analytics/event-variants.server";
 import { linkToAccount } from "~/experiments/assignment.server";
 import { rememberAnswers } from "~/members/answers.server";
 import { againIfCreatedMeanwhile, againWhenLocked, db } from "~/utils/db.server";
+import { executeWithin, query, statement } from "~/utils/sql.server";
 import { intervalOf, pricePlan, type Tier } from "~/billing/catalogue";
 import { PAYMENT_SUCCESS_PATH } from "./checkout-steps";
 
@@ -54,6 +55,14 @@ function checkoutAnswers(context: string | null | undefined) {
     return [];
   }
 }
+
+/** A write that changes nothing: holds the checkout session's row until the transaction ends. */
+const holdCheckoutSession = statement((id: string) =>
+  query
+    .updateTable("CheckoutSession")
+    .set((eb) => ({ status: eb.ref("status") }))
+    .where("id", "=", id),
+);
 
 /**
  * A paid checkout: the buyer's account (created from the checkout e-mail if new), the
@@ -102,7 +111,7 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       db.$transaction(async (tx) => {
         // Holds the session's row until the end: another completion of it waits here, then finds
         // it complete. On SQLite this write takes the write lock before anything is read.
-        await tx.$executeRaw`UPDATE "CheckoutSession" SET "status" = "status" WHERE "id" = ${input.checkoutSessionId}`;
+        await executeWithin(tx, holdCheckoutSession, input.checkoutSessionId);
 
         // A checkout's address is typed by the buyer: the plan goes to that account, created pending if new.
         const user = await accountForPurchase(email, tx);

@@ -28,7 +28,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { repeatEvery } from "~/utils/repeat.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows, statement } from "~/utils/sql.server";
 import { routineLink, unsubscribeLink } from "./links.server";
 import { nextReminderAt, retryDelayMs } from "~/members/reminder-schedule";
 
@@ -41,36 +41,53 @@ const BATCH = 50;
 
 export type ClaimedReminder = { userId: string; dueAt: Date; attempts: number; lastSentOn: string | null; leaseId: string };
 
+/** Leases up to `limit` due reminders; answers them as they are after the lease. */
+const claimDue = statement((leaseId: string, leaseUntil: Date, at: Date, limit: number) =>
+  query
+    .updateTable("ReminderJob")
+    .set((eb) => ({ leaseId, leaseUntil, attempts: eb("attempts", "+", 1), updatedAt: at }))
+    .where("userId", "in", (eb) =>
+      eb
+        .selectFrom("ReminderJob")
+        .select("userId")
+        .where("dueAt", "<=", at)
+        .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+        .orderBy("dueAt")
+        .limit(limit),
+    )
+    .where("dueAt", "<=", at)
+    .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", at)]))
+    .returning(["userId", "dueAt", "attempts", "lastSentOn"]),
+);
+
 /** Claims up to `limit` due reminders for LEASE_MS. Rows claimed by another worker are never returned. */
 export async function claimDueReminders(at: Date, limit: number = BATCH): Promise<ClaimedReminder[]> {
   const leaseId = crypto.randomUUID();
-  const leaseUntil = new Date(at.getTime() + LEASE_MS);
-  const rows = await queryRows<Omit<ClaimedReminder, "leaseId">>(sql`
-    UPDATE "ReminderJob" SET "leaseId" = ${leaseId}, "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${at}
-    WHERE "userId" IN (
-      SELECT "userId" FROM "ReminderJob"
-      WHERE "dueAt" <= ${at} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-      ORDER BY "dueAt" LIMIT ${limit}
-    )
-    AND "dueAt" <= ${at} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${at})
-    RETURNING "userId", "dueAt", "attempts", "lastSentOn"`);
+  const rows = await queryRows(claimDue, leaseId, new Date(at.getTime() + LEASE_MS), at, limit);
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts), leaseId }));
 }
 
+const finishJob = statement((userId: string, leaseId: string, dueAt: Date, lastSentOn: string | null, at: Date) =>
+  query
+    .updateTable("ReminderJob")
+    .set({ dueAt, leaseId: null, leaseUntil: null, attempts: 0, lastError: null, lastSentOn, updatedAt: at })
+    .where("userId", "=", userId)
+    .where("leaseId", "=", leaseId),
+);
+
 /** Done with this day's reminder (sent, or nothing to send): due next at `next`, lease freed. False when the lease was lost. */
 async function finish(job: ClaimedReminder, next: Date, sentOn: string | null, at: Date): Promise<boolean> {
-  const changed = await execute(sql`
-    UPDATE "ReminderJob" SET "dueAt" = ${next}, "leaseId" = NULL, "leaseUntil" = NULL, "attempts" = 0, "lastError" = NULL,
-      "lastSentOn" = ${sentOn ?? job.lastSentOn}, "updatedAt" = ${at}
-    WHERE "userId" = ${job.userId} AND "leaseId" = ${job.leaseId}`);
+  const changed = await execute(finishJob, job.userId, job.leaseId, next, sentOn ?? job.lastSentOn, at);
   return changed === 1;
 }
 
+const retryJobLater = statement((userId: string, leaseId: string, leaseUntil: Date, lastError: string, at: Date) =>
+  query.updateTable("ReminderJob").set({ leaseId: null, leaseUntil, lastError, updatedAt: at }).where("userId", "=", userId).where("leaseId", "=", leaseId),
+);
+
 /** A failed send: the same reminder again after the backoff. */
 async function retryLater(job: ClaimedReminder, error: string, at: Date): Promise<void> {
-  await execute(sql`
-    UPDATE "ReminderJob" SET "leaseId" = NULL, "leaseUntil" = ${new Date(at.getTime() + retryDelayMs(job.attempts))}, "lastError" = ${error.slice(0, 500)}, "updatedAt" = ${at}
-    WHERE "userId" = ${job.userId} AND "leaseId" = ${job.leaseId}`);
+  await execute(retryJobLater, job.userId, job.leaseId, new Date(at.getTime() + retryDelayMs(job.attempts)), error.slice(0, 500), at);
 }
 
 export type Outcome = "sent" | "done-today" | "already-sent" | "day-over" | "no-plan" | "off" | "failed" | "gave-up";

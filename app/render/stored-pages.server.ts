@@ -36,7 +36,7 @@ import { requestPathOf } from "~/security/request-guard.server";
 import { now, runWithRequestClock } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { queryRows, sql } from "~/utils/sql.server";
+import { query, queryRows, statement } from "~/utils/sql.server";
 import { newPageRecord, runRecorded, type PageRecord, type StoreTicket } from "./page-record.server";
 import { PageSlots } from "./page-slots.server";
 
@@ -104,10 +104,13 @@ function requestKey(req: IncomingMessage): string | null {
     .digest("base64url");
 }
 
+const memberVersionBySession = statement((sessionId: string) =>
+  query.selectFrom("Session as s").leftJoin("MemberDataVersion as v", "v.userId", "s.userId").select("v.version").where("s.id", "=", sessionId),
+);
+
 /** The member's data version, by their browser's session; null when there is no such session. */
 async function memberVersion(sessionId: string): Promise<number | null> {
-  const rows = await queryRows<{ version: number | null }>(sql`
-    SELECT v."version" FROM "Session" s LEFT JOIN "MemberDataVersion" v ON v."userId" = s."userId" WHERE s."id" = ${sessionId}`);
+  const rows = await queryRows(memberVersionBySession, sessionId);
   return rows.length ? Number(rows[0].version ?? 0) : null;
 }
 

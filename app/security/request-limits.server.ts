@@ -15,7 +15,7 @@ import { sessionIdIn } from "~/utils/session-cookie.server";
 import { env } from "~/utils/env.server";
 import { now } from "~/utils/clock.server";
 import { logger } from "~/utils/logger.server";
-import { execute, queryRows, sql } from "~/utils/sql.server";
+import { execute, query, queryRows, statement } from "~/utils/sql.server";
 import { plainPage, type PlainPage } from "./plain-page.server";
 import { requestPathOf, WEBHOOKS } from "./request-guard.server";
 
@@ -29,6 +29,21 @@ const WINDOW_MS = 60_000;
 
 let lastPrune = 0;
 
+const deleteWindowsBefore = statement((start: Date) => query.deleteFrom("RequestCount").where("windowStart", "<", start));
+const deleteEveryWindow = statement(() => query.deleteFrom("RequestCount"));
+
+/** Both keys' counts in the window one up (1 when new); answers each as it is after. */
+const countBoth = statement((byAddress: string, byEndpoint: string, windowStart: Date) =>
+  query
+    .insertInto("RequestCount")
+    .values([
+      { key: byAddress, windowStart, count: 1 },
+      { key: byEndpoint, windowStart, count: 1 },
+    ])
+    .onConflict((oc) => oc.columns(["key", "windowStart"]).doUpdateSet((eb) => ({ count: eb("RequestCount.count", "+", 1) })))
+    .returning(["key", "count"]),
+);
+
 /**
  * Windows that are over are deleted, by whichever instance comes first each minute. Judged on
  * the wall clock, not the test clock: a test's request in its own future minute must not
@@ -39,7 +54,7 @@ function pruneOldWindows(): void {
   const windowStart = realNow - (realNow % WINDOW_MS);
   if (windowStart - lastPrune < WINDOW_MS) return;
   lastPrune = windowStart;
-  execute(sql`DELETE FROM "RequestCount" WHERE "windowStart" < ${new Date(windowStart - WINDOW_MS)}`).catch((error) =>
+  execute(deleteWindowsBefore, new Date(windowStart - WINDOW_MS)).catch((error) =>
     logger.error({ err: error }, "[request-limits] could not delete old windows"),
   );
 }
@@ -74,12 +89,8 @@ export async function limitRequest(req: Pick<IncomingMessage, "method" | "url" |
   pruneOldWindows();
   const byAddress = `address:${ip}`;
   const byEndpoint = `endpoint:${digest(await requester(req.headers.cookie, ip))}:${endpoint}`;
-  const window = new Date(windowStart);
   // Both counts go up in one statement; each comes back as it is after this request.
-  const counts = await queryRows<{ key: string; count: number }>(sql`
-    INSERT INTO "RequestCount" ("key", "windowStart", "count") VALUES (${byAddress}, ${window}, 1), (${byEndpoint}, ${window}, 1)
-    ON CONFLICT ("key", "windowStart") DO UPDATE SET "count" = "RequestCount"."count" + 1
-    RETURNING "key", "count"`);
+  const counts = await queryRows(countBoth, byAddress, byEndpoint, new Date(windowStart));
   const count = (key: string) => Number(counts.find((row) => row.key === key)?.count ?? 0);
   const over = count(byAddress) > LIMITS.perAddress || count(byEndpoint) > LIMITS.perEndpoint;
   return over ? new Date(windowStart + WINDOW_MS) : null;
@@ -98,5 +109,5 @@ export function tooManyRequestsPage(retryAt: Date, at = now().getTime()): PlainP
 
 /** Tests only: forget every count. */
 export async function resetRequestLimits(): Promise<void> {
-  await execute(sql`DELETE FROM "RequestCount"`);
+  await execute(deleteEveryWindow);
 }

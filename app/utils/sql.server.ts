@@ -6,56 +6,154 @@
  * and the SQLite adapter prepares every statement anew); here it is a few microseconds plus the
  * driver's own work (docs/decisions/0017-hot-path-sql.md). Everything else uses Prisma.
  *
- * Statements are written once for both databases: quoted identifiers, `?`-free tagged templates
- * (values are always parameters), ON CONFLICT, RETURNING, and nothing provider-specific.
- * Values and rows are mapped the way Prisma stores them, so both can read each other's rows:
- * DateTime columns as Date, Boolean as boolean, integers as number.
+ * Statements are built with Kysely against the tables of the Prisma schema (./sql-tables.ts),
+ * so a table or column that does not exist, or a value of the wrong type, fails typecheck
+ * (docs/decisions/0041-typed-sql.md). Each is built once, from its arguments, and compiled on
+ * first use for this process's database; a run only binds values (building and compiling with
+ * Kysely costs tens of microseconds, more than the rest of a hot-path call). Values are
+ * always parameters. Values and rows are mapped the way Prisma stores them, so both can read
+ * each other's rows: DateTime columns as Date, Boolean as boolean, integers as number.
  *
- *   const rows = await queryRows<{ step: number }>(sql`SELECT "step" FROM "PlanStepCompletion" WHERE "userId" = ${id}`);
+ *   const stepsOf = statement((userId: string) => query.selectFrom("PlanStepCompletion").select("step").where("userId", "=", userId));
+ *   const rows = await queryRows(stepsOf, user.id);
+ *
+ * The few statements that must run inside a Prisma transaction are built the same way and run
+ * through it (executeWithin).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Compilable,
+} from "kysely";
 import pg from "pg";
-import { db, postgresPool, provider, sqliteFile } from "./db.server";
+import { db, postgresPool, provider, sqliteFile, type DbTransaction } from "./db.server";
 import { env } from "./env.server";
+import type { Tables } from "./sql-tables";
 import { noteSideEffect } from "~/render/page-record.server";
 
-export type Sql = { strings: TemplateStringsArray; values: unknown[] };
+/**
+ * Builds statements for this process's database (its placeholders and dialect); it connects to
+ * nothing: queryRows and execute run what it builds.
+ */
+export const query = new Kysely<Tables>({
+  dialect:
+    provider === "postgresql"
+      ? {
+          createAdapter: () => new PostgresAdapter(),
+          createDriver: () => new DummyDriver(),
+          createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        }
+      : {
+          createAdapter: () => new SqliteAdapter(),
+          createDriver: () => new DummyDriver(),
+          createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+          createQueryCompiler: () => new SqliteQueryCompiler(),
+        },
+});
 
-/** A statement with its values as parameters. The template's text is the statement's identity. */
-export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
-  return { strings, values };
+/**
+ * A statement and how to run it: `build` turns its arguments into a query, using each argument
+ * as a value as it is (no arithmetic, no `??`: the caller works values out), because it is
+ * called once, with stand-ins, to learn where each argument goes (plain parameters, no
+ * defaults: their count is the function's `length`).
+ */
+export type Statement<Args extends unknown[], Row> = { readonly build: (...args: Args) => Compilable<Row> };
+
+/** A statement's SQL, and per parameter the argument it takes (>= 0) or, at -1, a value of its own. */
+type Compiled = { sql: string; argumentAt: number[]; fixed: unknown[]; writes: boolean };
+
+export function statement<Args extends unknown[], Row>(build: (...args: Args) => Compilable<Row>): Statement<Args, Row> {
+  return { build };
+}
+
+/** The stand-in for an argument while a statement is compiled. */
+class Argument {
+  constructor(readonly index: number) {}
+}
+
+/** Any statement, whatever its arguments and rows. */
+type SomeStatement = { readonly build: (...args: never) => Compilable<unknown> };
+
+const compiledStatements = new WeakMap<SomeStatement, Compiled>();
+
+function compiled(statement: SomeStatement): Compiled {
+  let entry = compiledStatements.get(statement);
+  if (entry) return entry;
+  const standIns = Array.from({ length: statement.build.length }, (_, i) => new Argument(i));
+  const { sql, parameters, query: node } = (statement.build as (...args: Argument[]) => Compilable<unknown>)(...standIns).compile();
+  const unused = standIns.find((argument) => !parameters.includes(argument));
+  // An argument used in a computation, not as a value, would be bound wrongly: refused at once.
+  if (unused) throw new Error(`The statement's argument ${unused.index + 1} is not one of its values: ${sql}`);
+  entry = {
+    sql,
+    argumentAt: parameters.map((value) => (value instanceof Argument ? value.index : -1)),
+    fixed: parameters.map((value) => (value instanceof Argument ? undefined : value)),
+    writes: node.kind !== "SelectQueryNode",
+  };
+  compiledStatements.set(statement, entry);
+  return entry;
+}
+
+function bound({ argumentAt, fixed }: Compiled, args: unknown[]): unknown[] {
+  return argumentAt.map((at, i) => (at < 0 ? fixed[i] : args[at]));
 }
 
 type Engine = {
-  queryRows(statement: Sql): Promise<Record<string, unknown>[]>;
-  execute(statement: Sql): Promise<number>;
+  queryRows(statement: Compiled, values: unknown[]): Promise<Record<string, unknown>[]>;
+  execute(statement: Compiled, values: unknown[]): Promise<number>;
   close(): Promise<void>;
 };
 
 /** Rows of a SELECT, or of a write with RETURNING. */
-export async function queryRows<T>(statement: Sql): Promise<T[]> {
-  noteIfWrite(statement);
-  return (await engine().queryRows(statement)) as T[];
+export async function queryRows<Args extends unknown[], Row>(statement: Statement<Args, Row>, ...args: Args): Promise<Row[]> {
+  const entry = compiledForRun(statement);
+  return (await engine().queryRows(entry, bound(entry, args))) as Row[];
 }
 
 /** Runs a write; answers the number of rows it changed. */
-export async function execute(statement: Sql): Promise<number> {
-  noteIfWrite(statement);
-  return engine().execute(statement);
+export async function execute<Args extends unknown[]>(statement: Statement<Args, unknown>, ...args: Args): Promise<number> {
+  const entry = compiledForRun(statement);
+  return engine().execute(entry, bound(entry, args));
 }
 
-const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
-const writes = new WeakMap<TemplateStringsArray, boolean>();
+/**
+ * Runs a write inside a Prisma transaction (or on Prisma's own connection): for the statements
+ * that must hold a lock or write together with the ORM's writes of the same transaction.
+ * Prisma's driver adapter notes the write (db.server.ts).
+ */
+export async function executeWithin<Args extends unknown[]>(
+  client: Pick<DbTransaction, "$executeRawUnsafe">,
+  statement: Statement<Args, unknown>,
+  ...args: Args
+): Promise<number> {
+  const entry = compiled(statement);
+  return client.$executeRawUnsafe(entry.sql, ...bound(entry, args));
+}
+
+/** Rows of a SELECT run on Prisma's own connection (the health check asks Prisma itself). */
+export async function queryRowsWithin<Args extends unknown[], Row>(
+  client: Pick<DbTransaction, "$queryRawUnsafe">,
+  statement: Statement<Args, Row>,
+  ...args: Args
+): Promise<Row[]> {
+  const entry = compiled(statement);
+  return client.$queryRawUnsafe<Row[]>(entry.sql, ...bound(entry, args));
+}
 
 /** A page whose render wrote to the database is never served again from memory (app/render/page-record.server.ts). */
-function noteIfWrite({ strings }: Sql): void {
-  let write = writes.get(strings);
-  if (write === undefined) {
-    write = WRITE.test(strings[0]);
-    writes.set(strings, write);
-  }
-  if (write) noteSideEffect("database write");
+function compiledForRun(statement: SomeStatement): Compiled {
+  const entry = compiled(statement);
+  if (entry.writes) noteSideEffect("database write");
+  return entry;
 }
 
 /** At shutdown, after the last request: closes Prisma, this module's connection and the pool. */
@@ -114,14 +212,14 @@ function sqliteEngine(file: string): Engine {
   const database = new Database(file, { timeout: BUSY_WAIT_MS });
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
-  const prepared = new WeakMap<TemplateStringsArray, SqlitePrepared>();
+  const prepared = new WeakMap<Compiled, SqlitePrepared>();
   const begin = database.prepare("BEGIN IMMEDIATE");
   const commit = database.prepare("COMMIT");
 
-  function prepare(strings: TemplateStringsArray): SqlitePrepared {
-    let entry = prepared.get(strings);
+  function prepare(compiled: Compiled): SqlitePrepared {
+    let entry = prepared.get(compiled);
     if (!entry) {
-      const statement = database.prepare(strings.join("?"));
+      const statement = database.prepare(compiled.sql);
       const converters: [string, Convert][] = [];
       if (statement.reader) {
         for (const column of statement.columns()) {
@@ -131,7 +229,7 @@ function sqliteEngine(file: string): Engine {
         }
       }
       entry = { statement, reader: statement.reader, writes: !statement.readonly, converters };
-      prepared.set(strings, entry);
+      prepared.set(compiled, entry);
     }
     return entry;
   }
@@ -191,22 +289,22 @@ function sqliteEngine(file: string): Engine {
     });
   }
 
-  async function statementResult(strings: TemplateStringsArray, values: unknown[]) {
-    const entry = prepare(strings);
+  async function statementResult(compiled: Compiled, values: unknown[]) {
+    const entry = prepare(compiled);
     const params = values.map(sqliteValue);
     const result = entry.writes ? await write(entry, params) : await whenUnlocked(() => run(entry, params));
     return { entry, result };
   }
 
   return {
-    async queryRows({ strings, values }) {
-      const { entry, result } = await statementResult(strings, values);
+    async queryRows(compiled, values) {
+      const { entry, result } = await statementResult(compiled, values);
       const rows = result as Record<string, unknown>[];
       if (entry.converters.length) for (const row of rows) for (const [name, convert] of entry.converters) row[name] = convert(row[name]);
       return rows;
     },
-    async execute({ strings, values }) {
-      const { entry, result } = await statementResult(strings, values);
+    async execute(compiled, values) {
+      const { entry, result } = await statementResult(compiled, values);
       return entry.reader ? (result as unknown[]).length : (result as Database.RunResult).changes;
     },
     async close() {
@@ -260,29 +358,28 @@ function postgresValue(value: unknown): unknown {
  * connection, then only binds values.
  */
 function postgresEngine(pool: pg.Pool): Engine {
-  const named = new WeakMap<TemplateStringsArray, { name: string; text: string }>();
+  const names = new WeakMap<Compiled, string>();
   let count = 0;
 
-  function prepare(strings: TemplateStringsArray) {
-    let entry = named.get(strings);
-    if (!entry) {
-      entry = { name: `glow_hot_${++count}`, text: strings.reduce((text, part, i) => `${text}$${i}${part}`) };
-      named.set(strings, entry);
+  function nameOf(compiled: Compiled): string {
+    let name = names.get(compiled);
+    if (!name) {
+      name = `glow_hot_${++count}`;
+      names.set(compiled, name);
     }
-    return entry;
+    return name;
   }
 
-  async function run({ strings, values }: Sql) {
-    const { name, text } = prepare(strings);
-    return pool.query({ name, text, values: values.map(postgresValue), types: postgresTypes as pg.CustomTypesConfig });
+  async function run(compiled: Compiled, values: unknown[]) {
+    return pool.query({ name: nameOf(compiled), text: compiled.sql, values: values.map(postgresValue), types: postgresTypes as pg.CustomTypesConfig });
   }
 
   return {
-    async queryRows(statement) {
-      return (await run(statement)).rows;
+    async queryRows(compiled, values) {
+      return (await run(compiled, values)).rows;
     },
-    async execute(statement) {
-      return (await run(statement)).rowCount ?? 0;
+    async execute(compiled, values) {
+      return (await run(compiled, values)).rowCount ?? 0;
     },
     async close() {},
   };
