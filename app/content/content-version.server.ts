@@ -6,9 +6,6 @@
  * webhook that arrives while an instance is down still reaches it when it comes back.
  * See docs/decisions/0016-instances-share-one-truth.md.
  */
-import { forgetPages } from "~/funnels/page-cache.server";
-import { forgetRenders } from "~/render/stored-renders.server";
-import { forgetPersonalPages } from "~/render/stored-pages.server";
 import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { invalidateContent } from "./content.server";
@@ -18,11 +15,17 @@ const POLL_MS = 1000;
 /** The version this instance's caches belong to; null until first read. */
 let seenVersion: number | null = null;
 
+/** How to empty each cache filled from content (pages, renders): registered by the cache itself. */
+const cacheClearers = new Set<() => void>();
+
+/** `clear` empties a cache filled from content; called on every content change, on every instance. */
+export function onContentChange(clear: () => void): void {
+  cacheClearers.add(clear);
+}
+
 function clearCaches(): void {
   invalidateContent();
-  forgetPages();
-  forgetRenders();
-  forgetPersonalPages();
+  for (const clear of cacheClearers) clear();
 }
 
 /** The stored version (0 before the first change ever). */
@@ -53,7 +56,7 @@ export async function checkContentVersion(): Promise<boolean> {
 
 let timer: NodeJS.Timeout | undefined;
 
-/** Starts the once-a-second check (server.mjs); it never keeps the process alive. */
+/** Starts the once-a-second check (app/server.ts); it never keeps the process alive. */
 export function watchContentVersion(): void {
   if (timer) return;
   let running = false;

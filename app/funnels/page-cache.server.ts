@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { adConsentIn } from "~/analytics/consent.server";
 import { identifyVisitor } from "~/analytics/visitor.server";
 import { contentGeneration } from "~/content/content.server";
+import { onContentChange } from "~/content/content-version.server";
 import { storedFunnelVersion } from "~/experiments/experiments.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { PageSlots } from "~/render/page-slots.server";
@@ -57,6 +58,7 @@ export function rememberPage(path: string, view: StepView, html: Buffer, nonce: 
 export function forgetPages(): void {
   pages.clear();
 }
+onContentChange(forgetPages);
 
 export function cachedPageCount(): number {
   return pages.size;

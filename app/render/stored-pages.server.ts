@@ -1,5 +1,5 @@
 /**
- * Pages answered before Express and Remix: the one place this happens. server.mjs hands every
+ * Pages answered before Express and Remix: the one place this happens. app/server.ts hands every
  * request that passed the gate (request-guard.server.ts) to serveStoredPage, which answers
  * from memory when it can and otherwise runs the full path (Express → Remix → route) with a
  * page record (page-record.server.ts), so the page it renders can be kept. Two kinds:
@@ -30,7 +30,8 @@ import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { sessionIdIn } from "~/auth/session.server";
 import { contentGeneration } from "~/content/content.server";
-import { serveCachedPage } from "~/funnels/page-cache.server";
+import { onContentChange } from "~/content/content-version.server";
+import { forgetPages, serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { requestPathOf } from "~/security/request-guard.server";
 import { now, runWithRequestClock } from "~/utils/clock.server";
@@ -39,6 +40,7 @@ import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
 import { newPageRecord, runRecorded, type PageRecord, type StoreTicket } from "./page-record.server";
 import { PageSlots } from "./page-slots.server";
+import { forgetRenders } from "./stored-renders.server";
 
 /** Pages share their bytes with stored-renders.server.ts when they can; ≈ 90 KB each otherwise. */
 const MAX_PAGES = 500;
@@ -65,6 +67,14 @@ const pages = new Map<string, StoredPage>();
 
 export function forgetPersonalPages(): void {
   pages.clear();
+}
+onContentChange(forgetPersonalPages);
+
+/** Every page and render kept (development: the code that rendered them changed). */
+export function forgetStoredPages(): void {
+  forgetPages();
+  forgetRenders();
+  forgetPersonalPages();
 }
 
 export function personalPageCount(): number {

@@ -16,6 +16,7 @@
 import { createHash } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { contentGeneration } from "~/content/content.server";
+import { onContentChange } from "~/content/content-version.server";
 import { inPreview } from "~/content/preview.server";
 import { PageSlots } from "~/render/page-slots.server";
 
@@ -81,6 +82,7 @@ export function storeRender(key: string, html: Buffer, nonce: string): PageSlots
 export function forgetRenders(): void {
   pages.clear();
 }
+onContentChange(forgetRenders);
 
 export function storedRenderCount(): number {
   return pages.size;
