@@ -38,7 +38,7 @@ import { now, runWithRequestClock } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
-import { newPageRecord, runRecorded, type PageRecord, type StoreTicket } from "./page-record.server";
+import { newPageRecord, runRecorded, undeclaredReads, type PageRecord, type StoreTicket } from "./page-record.server";
 import { PageSlots } from "./page-slots.server";
 import { forgetRenders } from "./stored-renders.server";
 
@@ -207,6 +207,26 @@ export async function serveStoredPage(req: IncomingMessage, res: ServerResponse,
   runRecorded(newPageRecord(ticket), fullPath);
 }
 
+/** Each mismatch between a page's declaration and its render, logged once per process. */
+const mismatchesLogged = new Set<string>();
+
+/**
+ * The render read only what its page declared (page-record.server.ts, pageMayBeStored): the
+ * tables of its inputs, and the clock only if declared. Otherwise the page is not kept (a stored
+ * copy would not follow what else it read) and the mismatch is logged for the developer.
+ */
+function asDeclared(record: PageRecord, request: Request): boolean {
+  const undeclared = undeclaredReads(record);
+  if (record.changesAt !== Number.POSITIVE_INFINITY && !record.declared?.includes("clock")) undeclared.push("the clock");
+  if (!undeclared.length) return true;
+  const message = `[stored-pages] ${new URL(request.url).pathname} read ${undeclared.join(", ")}, which its pageMayBeStored declaration does not name: not kept`;
+  if (!mismatchesLogged.has(message) && mismatchesLogged.size < 100) {
+    mismatchesLogged.add(message);
+    logger.error(message);
+  }
+  return false;
+}
+
 /** Headers the one document policy sets on every page (documentHeaders), and those a stored page never has. */
 const POLICY_HEADERS = new Set(["content-type", "cache-control", "content-security-policy", "set-cookie", "vary", "content-length", "content-encoding"]);
 
@@ -223,8 +243,8 @@ export function pageToKeep(input: {
   storable: boolean;
 }): { record: PageRecord; ticket: StoreTicket; headers: Record<string, string>; year: number } | null {
   const { record, responseHeaders } = input;
-  if (!record?.ticket || !record.mayBeStored || !input.storable || input.request.method !== "GET" || input.status !== 200) return null;
-  if (responseHeaders.has("Set-Cookie") || record.sideEffects.length) return null;
+  if (!record?.ticket || !record.declared || !input.storable || input.request.method !== "GET" || input.status !== 200) return null;
+  if (responseHeaders.has("Set-Cookie") || record.sideEffects.length || !asDeclared(record, input.request)) return null;
   const headers: Record<string, string> = {};
   responseHeaders.forEach((value, name) => {
     if (!POLICY_HEADERS.has(name.toLowerCase())) headers[name] = value;

@@ -18,7 +18,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { db, postgresPool, provider, sqliteFile } from "./db.server";
 import { env } from "./env.server";
-import { noteSideEffect } from "~/render/page-record.server";
+import { describeStatement, noteStatement, type Statement } from "./statements.server";
 
 export type Sql = { strings: TemplateStringsArray; values: unknown[] };
 
@@ -35,27 +35,26 @@ type Engine = {
 
 /** Rows of a SELECT, or of a write with RETURNING. */
 export async function queryRows<T>(statement: Sql): Promise<T[]> {
-  noteIfWrite(statement);
+  noteStatement(described(statement));
   return (await engine().queryRows(statement)) as T[];
 }
 
 /** Runs a write; answers the number of rows it changed. */
 export async function execute(statement: Sql): Promise<number> {
-  noteIfWrite(statement);
+  noteStatement(described(statement));
   return engine().execute(statement);
 }
 
-const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
-const writes = new WeakMap<TemplateStringsArray, boolean>();
+const descriptions = new WeakMap<TemplateStringsArray, Statement>();
 
-/** A page whose render wrote to the database is never served again from memory (app/render/page-record.server.ts). */
-function noteIfWrite({ strings }: Sql): void {
-  let write = writes.get(strings);
-  if (write === undefined) {
-    write = WRITE.test(strings[0]);
-    writes.set(strings, write);
+/** What the statement writes and reads, worked out once per template (statements.server.ts). */
+function described({ strings }: Sql): Statement {
+  let statement = descriptions.get(strings);
+  if (!statement) {
+    statement = describeStatement(strings.join("?"));
+    descriptions.set(strings, statement);
   }
-  if (write) noteSideEffect("database write");
+  return statement;
 }
 
 /** At shutdown, after the last request: closes Prisma, this module's connection and the pool. */
