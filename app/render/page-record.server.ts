@@ -16,6 +16,7 @@
  * See docs/decisions/0026-per-person-pages-before-the-framework.md.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { onValidUntil, type Moment } from "~/utils/clock.server";
 import { onStatement } from "~/utils/statements.server";
 
 /**
@@ -113,6 +114,9 @@ export function undeclaredReads(record: PageRecord): string[] {
   return [...record.tablesRead].filter((table) => !declared.has(table));
 }
 
+// The code that reads the clock says how long what it read holds (clock.server.ts, validUntil).
+onValidUntil(pageChangesAt);
+
 // Every statement of a recorded request: a write makes the page one not to keep; the tables
 // it names are compared with the page's declaration.
 onStatement((statement) => {
@@ -133,7 +137,7 @@ export function noteSideEffect(what: string): void {
  * page may be stored at all (a GET the fast path gave a ticket), so working the time out
  * costs nothing on other requests.
  */
-export function pageChangesAt(at: Date | number | (() => Date | number)): void {
+export function pageChangesAt(at: Moment): void {
   const record = records.getStore();
   if (!record?.ticket) return;
   const when = typeof at === "function" ? at() : at;

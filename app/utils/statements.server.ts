@@ -11,8 +11,12 @@ export type Statement = { write: boolean; tables: readonly string[] };
 
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
 const READ = /^\s*(?:SELECT|WITH|PRAGMA|EXPLAIN)\b/i;
-/** `FROM "User"`, `JOIN \`main\`.\`Session\``, `INTO "public"."PlanCompletion"`: the table's own name. */
-const TABLE = /\b(?:FROM|JOIN|INTO|UPDATE)\s+(?:[`"]?\w+[`"]?\.)?[`"]?([A-Za-z_]\w*)[`"]?/gi;
+/**
+ * FROM "User", JOIN main.Session (quoted with backticks: SQLite through Prisma), INTO
+ * "public"."PlanCompletion": the table's own name, schema and quotes left out.
+ */
+const QUOTE = '["\\x60]?';
+const TABLE = new RegExp(String.raw`\b(?:FROM|JOIN|INTO|UPDATE)\s+(?:${QUOTE}\w+${QUOTE}\.)?${QUOTE}([A-Za-z_]\w*)${QUOTE}`, "gi");
 
 /** Describes a statement; `prisma`: Prisma's queryRaw, where anything that is not a plain read may write. */
 export function describeStatement(text: string, { prisma = false } = {}): Statement {
