@@ -3,17 +3,18 @@
  * the page can be answered again from memory before Express and Remix (stored-pages.server.ts)
  * exactly when that gives what rendering it again would give, with the same effects.
  *
- * The full path runs inside a record (runRecorded). The code that knows about a dependency
- * notes it where it computes it:
- * - a write to the database (sql.server.ts, and Prisma's driver through db.server.ts), or a
- *   cookie set: the page is not stored, since serving it again would skip the write;
- * - a time the page changes by itself (pageChangesAt): the member's next midnight, a session
- *   due for renewal, a paid period ending, an offer's countdown running out;
+ * The full path runs inside a record (runRecorded). The page's loader declares what the page
+ * is rendered from (pageMayBeStored); what the render actually did is noted here:
+ * - every database statement (told by the database layer to utils/statements.server.ts): a
+ *   write, or a cookie set, and the page is not stored, since serving it again would skip it;
+ *   the tables it names, compared with the declaration (undeclaredReads);
+ * - a time the page changes by itself (told beside now(): clock.server.ts, validUntil): the
+ *   member's next midnight, a session due for renewal, a paid period ending, the year;
  * - an effect to repeat each time the page is shown (repeatOnEveryView): a queued view event;
  * - an offer's countdown (countdownOnPage): its seconds become a slot filled per response.
  *
  * Outside a record (tests, background jobs, the fast path itself) these calls do nothing.
- * See docs/decisions/0026-per-person-pages-before-the-framework.md.
+ * See docs/decisions/0026-per-person-pages-before-the-framework.md and 0040-one-typed-server-entry.md.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { onValidUntil, type Moment } from "~/utils/clock.server";
@@ -21,8 +22,9 @@ import { onStatement } from "~/utils/statements.server";
 
 /**
  * Tables whose every change moves the member's data version (MemberDataVersion, moved by the
- * triggers of migrations 20261210000000_member_data_version and 20261221000000_refund_member_data_version), and Session, which the stored-page
- * lookup reads with it: a page reading only these of the member's rows is fresh while the version holds.
+ * triggers of migrations 20261210000000_member_data_version and
+ * 20261221000000_refund_member_data_version), and Session, which the stored-page lookup reads
+ * with it: a page reading only these of the member's rows is fresh while the version holds.
  */
 export const MEMBER_TABLES = ["User", "Session", "Entitlement", "EntitlementState", "MemberAnswers", "PlanCompletion", "PlanStepCompletion", "Refund"] as const;
 export type MemberTable = (typeof MEMBER_TABLES)[number];
@@ -34,7 +36,8 @@ export type MemberTable = (typeof MEMBER_TABLES)[number];
  * - "member:<table>": the member's rows in that table (the member's data version);
  * - "content": the published content and the addresses it had (a publish clears every stored page);
  * - "variant": the visitor's experiment assignment (written once, on the first view, which is never kept);
- * - "clock": the time, where the code reading it notes when the page changes (pageChangesAt).
+ * - "clock": the time, where the code reading it says how long its value holds (validUntil).
+ * "url" and "cookies" name no table: every stored page is keyed by both.
  */
 export type PageInput = "url" | "cookies" | "content" | "variant" | "clock" | `member:${MemberTable}`;
 
