@@ -67,6 +67,23 @@ function gzipAssets(): Plugin {
   };
 }
 
+/**
+ * The server build is the HTTP server (app/server.ts), with the Remix build inside it: one
+ * typed entry, built with the app, that `npm start` runs and `npm run dev` loads through Vite.
+ * Remix's plugin names its virtual server build as the input; this names app/server.ts instead,
+ * which imports that build (docs/decisions/0040-one-typed-server-entry.md).
+ */
+function serverEntry(): Plugin {
+  return {
+    name: "glow-server-entry",
+    apply: "build",
+    enforce: "post",
+    configResolved(config) {
+      if (config.build.ssr) config.build.rollupOptions.input = path.resolve(import.meta.dirname, "app/server.ts");
+    },
+  };
+}
+
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
@@ -76,7 +93,7 @@ declare module "@remix-run/node" {
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   plugins: [
-    ...(isSsrBuild ? [] : [thirdPartyLicenses(), plainDynamicImports(), gzipAssets()]),
+    ...(isSsrBuild ? [serverEntry()] : [thirdPartyLicenses(), plainDynamicImports(), gzipAssets()]),
     tailwindcss(),
     remix({
       future: {

@@ -16,23 +16,6 @@ import { stylesheetText } from "./styles/stylesheet.server";
 import type { RootData } from "./root";
 import { logger } from "./utils/logger.server";
 
-// The HTTP server (server.mjs) reads these from the server build.
-export { getLoadContext, limitRequests } from "./load-context.server";
-export { serveStoredPage } from "./render/stored-pages.server";
-export { env } from "./utils/env.server";
-export { withRequestClock } from "./utils/clock.server";
-export { staticSecurityHeaders } from "./security/headers.server";
-export { withContentPreview } from "./content/preview.server";
-export { logger, logRequest, pathOf } from "./utils/logger.server";
-export { reportReadiness, serveHealthCheck } from "./operations/health.server";
-export { startPruning } from "./operations/pruning.server";
-export { startReminders } from "./reminders/reminders.server";
-export { startConversionsApi } from "./analytics/conversions-api.server";
-export { flushEvents } from "./analytics/event-batch.server";
-export { refuseRequest } from "./security/request-guard.server";
-export { stopWatchingContentVersion, watchContentVersion } from "./content/content-version.server";
-export { closeDatabase } from "./utils/sql.server";
-
 const ABORT_DELAY = 5_000;
 
 /** The path and view to cache this render under, when its page may be served again. */

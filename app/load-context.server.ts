@@ -1,6 +1,6 @@
 /**
  * Per-request values shared by every loader and action of a request. Built by the
- * HTTP server (server.mjs) through `getLoadContext`, exported from entry.server.
+ * HTTP server (app/server.ts) through `getLoadContext`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isbot } from "isbot";
@@ -50,7 +50,7 @@ export async function getLoadContext(req: IncomingMessage, res: ServerResponse) 
 }
 
 /**
- * Express middleware (server.mjs): answers 429 when a client sends too many changing
+ * Express middleware (app/server.ts): answers 429 when a client sends too many changing
  * requests (app/security/request-limits.server.ts); otherwise lets the request through.
  */
 export async function limitRequests(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {

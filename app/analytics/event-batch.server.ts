@@ -5,7 +5,7 @@
  * for an INSERT: the event is queued with its id and time taken now, and the queue is written
  * together at most FLUSH_DELAY_MS later (or as soon as MAX_BATCH events wait).
  * Nothing is lost on a clean stop: the server flushes before it closes the database
- * (server.mjs → flushEvents), and readers of the event log in this process (the admin
+ * (app/server.ts → flushEvents), and readers of the event log in this process (the admin
  * dashboard) flush first, so they never miss a view that already happened.
  * Each row gets the visitor's experiment variants when it is written (one query per batch;
  * their assignment happens before the event is queued, so it is there by then).

@@ -12,8 +12,7 @@ import { SESSION_DAYS, sessionCookie, sessionIdIn } from "~/utils/session-cookie
 import { randomSecret } from "./crypto.server";
 import type { SessionKind } from "./account-state";
 import { toSessionUser, type SessionUser } from "./users.server";
-import { now } from "~/utils/clock.server";
-import { pageChangesAt } from "~/render/page-record.server";
+import { now, validUntil } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { query, queryRows, statement } from "~/utils/sql.server";
 
@@ -101,7 +100,7 @@ async function readSession(cookieHeader: string | null): Promise<CurrentSession 
   const session: CurrentSession = { sessionId: id, kind: row.kind, checkoutSessionId: row.checkoutSessionId, user: toSessionUser(row) };
   const renewalDue = row.expiresAt.getTime() - (SESSION_DAYS - 1) * DAY;
   // A page shown now is shown the same way until the session is due for renewal (a cookie to set then).
-  pageChangesAt(renewalDue);
+  validUntil(renewalDue);
   if (at.getTime() > renewalDue) {
     await db.session.update({ where: { id }, data: { expiresAt: new Date(at.getTime() + SESSION_DAYS * DAY) } });
     session.setCookie = await sessionCookie.serialize(id);

@@ -10,8 +10,7 @@
  * the same change applied twice appends nothing.
  */
 import { againIfCreatedMeanwhile, db, type DbTransaction } from "~/utils/db.server";
-import { now } from "~/utils/clock.server";
-import { pageChangesAt } from "~/render/page-record.server";
+import { now, validUntil } from "~/utils/clock.server";
 import { executeWithin, query, queryRows, statement } from "~/utils/sql.server";
 import { moneyFormat } from "~/billing/catalogue";
 
@@ -134,7 +133,7 @@ function normalise(row: Record<string, unknown>): CurrentRow {
 function toView(row: CurrentRow, at: Date): EntitlementView {
   // A paid period that ends later ends the access shown now (viewOf): pages change then.
   const periodEnd = row.tier !== "single_payment" ? row.currentPeriodEnd?.getTime() : undefined;
-  if (periodEnd !== undefined && periodEnd > at.getTime()) pageChangesAt(periodEnd);
+  if (periodEnd !== undefined && periodEnd > at.getTime()) validUntil(periodEnd);
   return {
     ...viewOf(row, at),
     id: row.id,

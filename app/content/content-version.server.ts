@@ -56,7 +56,7 @@ export async function checkContentVersion(): Promise<boolean> {
 
 let timer: NodeJS.Timeout | undefined;
 
-/** Starts the once-a-second check (server.mjs); it never keeps the process alive. */
+/** Starts the once-a-second check (app/server.ts); it never keeps the process alive. */
 export function watchContentVersion(): void {
   if (timer) return;
   let running = false;

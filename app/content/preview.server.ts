@@ -95,7 +95,7 @@ function withoutStudioParams(path: string): string {
 }
 
 /**
- * Runs the rest of a request (server.mjs middleware) knowing whether it previews drafts. A
+ * Runs the rest of a request (app/server.ts middleware) knowing whether it previews drafts. A
  * preview opened by a Studio may be framed by that Studio: its origin goes into the page's
  * Content-Security-Policy (frame-ancestors), and X-Frame-Options, which cannot name an
  * origin, is dropped for that response.

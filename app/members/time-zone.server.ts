@@ -5,10 +5,9 @@
  * always computed here, from the server's clock.
  */
 import type { SessionUser } from "~/auth/users.server";
-import { now } from "~/utils/clock.server";
+import { now, validUntil } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { isValidTimeZone, localDate, nextDayStarts, zoneForToday } from "./calendar";
-import { pageChangesAt } from "~/render/page-record.server";
 import { TIME_ZONE_COOKIE } from "./time-zone";
 import { rescheduleForTimeZone } from "./reminder-settings.server";
 
@@ -60,8 +59,8 @@ export async function memberDay(user: SessionUser, fromBrowser: string | null): 
   }
   // Pages built on "today" change when it ends, in the zone that counts or the browser's
   // (whose date decides when a new zone starts counting).
-  pageChangesAt(() => nextDayStarts(at, timeZone));
-  if (isValidTimeZone(fromBrowser)) pageChangesAt(() => nextDayStarts(at, fromBrowser));
+  validUntil(() => nextDayStarts(at, timeZone));
+  if (isValidTimeZone(fromBrowser)) validUntil(() => nextDayStarts(at, fromBrowser));
   return { timeZone, today: localDate(at, timeZone), at };
 }
 

@@ -12,7 +12,7 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
-import { pageMayBeStored } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
 import { countdownDuration } from "~/billing/catalogue";
 import { CHECKOUT_ERROR } from "./messages";
 import { checkoutFromOffer, offerPage, type OfferPageView } from "./offer-page.server";
@@ -20,10 +20,24 @@ import { checkoutFromOffer, offerPage, type OfferPageView } from "./offer-page.s
 /** An offer page's loader data: the view, with the seconds left as "PT599S" (countdownDuration). */
 export type OfferPageData = Omit<OfferPageView, "remainingSeconds"> & { countdown: string | null };
 
+/** What an offer page, root layout included, is rendered from (checked against its render's statements: stored-page-reads.test.ts). */
+const OFFER_PAGE_READS = [
+  "url",
+  "cookies",
+  "content",
+  "variant",
+  "clock",
+  "member:User",
+  "member:Session",
+  "member:Entitlement",
+  "member:EntitlementState",
+  "member:MemberAnswers",
+] as const satisfies readonly PageInput[];
+
 export async function offerRouteLoader({ request, context }: LoaderFunctionArgs, path: string) {
-  // Kept and answered again from memory to this browser while nothing it shows changed; its
-  // countdown is filled in per view (ADR 26).
-  pageMayBeStored();
+  // Kept and answered again from memory to this browser while what it reads stays the same; its
+  // countdown is filled in per view (ADR 26, 40).
+  pageMayBeStored(OFFER_PAGE_READS);
   // Only a full session sees what it owns; a purchase session sees the page as a visitor does.
   const page = await offerPage({ path, user: await getUser(request), visitorId: context.visitorId, cookieHeader: request.headers.get("Cookie") });
   if (!page) throw notFound(request);

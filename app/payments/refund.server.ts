@@ -8,11 +8,10 @@
 import { applyEntitlementChange, purchaseOf } from "~/billing/entitlements.server";
 import { longDate, refundStanding, refundWindow, windowEndedText } from "~/billing/refund-policy";
 import { claimRefund, completeRefund, refundsOf, releaseRefund } from "~/billing/refunds.server";
-import { pageChangesAt } from "~/render/page-record.server";
 import { getOfferById, getPlan, getSiteSettings } from "~/content/content.server";
 import { sendEmail } from "~/email/mailer.server";
 import { refundEmail } from "~/email/templates.server";
-import { now } from "~/utils/clock.server";
+import { now, validUntil } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
@@ -93,7 +92,7 @@ export async function billingRefunds(userId: string, timeZone: string, entitleme
     const s = refundStanding(purchase.current.status, refundWindow(purchase.purchase, offer.plans), at);
     if (s.kind === "open") {
       // The page changes by itself when the window ends (a stored copy must not outlive it).
-      pageChangesAt(s.endsAt.getTime());
+      validUntil(s.endsAt.getTime());
       standing.set(id, { kind: "open", until: longDate(s.endsAt, timeZone) });
     } else if (s.kind === "ended") standing.set(id, { kind: "ended", text: windowEndedText(s.days, s.endedAt, timeZone) });
   }

@@ -3,19 +3,55 @@
  * the page can be answered again from memory before Express and Remix (stored-pages.server.ts)
  * exactly when that gives what rendering it again would give, with the same effects.
  *
- * The full path runs inside a record (runRecorded). The code that knows about a dependency
- * notes it where it computes it:
- * - a write to the database (sql.server.ts, and Prisma's driver through db.server.ts), or a
- *   cookie set: the page is not stored, since serving it again would skip the write;
- * - a time the page changes by itself (pageChangesAt): the member's next midnight, a session
- *   due for renewal, a paid period ending, an offer's countdown running out;
+ * The full path runs inside a record (runRecorded). The page's loader declares what the page
+ * is rendered from (pageMayBeStored); what the render actually did is noted here:
+ * - every database statement (told by the database layer to utils/statements.server.ts): a
+ *   write, or a cookie set, and the page is not stored, since serving it again would skip it;
+ *   the tables it names, compared with the declaration (undeclaredReads);
+ * - a time the page changes by itself (told beside now(): clock.server.ts, validUntil): the
+ *   member's next midnight, a session due for renewal, a paid period ending, the year;
  * - an effect to repeat each time the page is shown (repeatOnEveryView): a queued view event;
  * - an offer's countdown (countdownOnPage): its seconds become a slot filled per response.
  *
  * Outside a record (tests, background jobs, the fast path itself) these calls do nothing.
- * See docs/decisions/0026-per-person-pages-before-the-framework.md.
+ * See docs/decisions/0026-per-person-pages-before-the-framework.md and 0040-one-typed-server-entry.md.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { onValidUntil, type Moment } from "~/utils/clock.server";
+import { onStatement } from "~/utils/statements.server";
+
+/**
+ * Tables whose every change moves the member's data version (MemberDataVersion, moved by the
+ * triggers of migrations 20261210000000_member_data_version and
+ * 20261221000000_refund_member_data_version), and Session, which the stored-page lookup reads
+ * with it: a page reading only these of the member's rows is fresh while the version holds.
+ */
+export const MEMBER_TABLES = ["User", "Session", "Entitlement", "EntitlementState", "MemberAnswers", "PlanCompletion", "PlanStepCompletion", "Refund"] as const;
+export type MemberTable = (typeof MEMBER_TABLES)[number];
+
+/**
+ * What a stored page may be rendered from, declared by its loader (pageMayBeStored) beside
+ * its code. One module decides what each means (stored-pages.server.ts):
+ * - "url", "cookies": the key (the whole Cookie header: session, visitor, answers, countdown, time zone);
+ * - "member:<table>": the member's rows in that table (the member's data version);
+ * - "content": the published content and the addresses it had (a publish clears every stored page);
+ * - "variant": the visitor's experiment assignment (written once, on the first view, which is never kept);
+ * - "clock": the time, where the code reading it says how long its value holds (validUntil).
+ * "url" and "cookies" name no table: every stored page is keyed by both.
+ */
+export type PageInput = "url" | "cookies" | "content" | "variant" | "clock" | `member:${MemberTable}`;
+
+/** The tables each input stands for; a render reading any other table is not kept. */
+const TABLES_OF: Record<string, readonly string[]> = {
+  content: ["ContentVersion", "PublishedPage"],
+  variant: ["ExperimentAssignment"],
+  ...Object.fromEntries(MEMBER_TABLES.map((table) => [`member:${table}`, [table]])),
+};
+
+/** The tables a page declaring `reads` may read. */
+export function tablesDeclared(reads: readonly PageInput[]): Set<string> {
+  return new Set(reads.flatMap((input) => TABLES_OF[input] ?? []));
+}
 
 /** What the fast path read before the full path ran: the page is stored under this, if at all. */
 export type StoreTicket = {
@@ -29,8 +65,10 @@ export type StoreTicket = {
 
 export type PageRecord = {
   ticket: StoreTicket | null;
-  /** Set by the page's loader (pageMayBeStored): its page depends only on what the ticket and this record follow. */
-  mayBeStored: boolean;
+  /** Set by the page's loader (pageMayBeStored): what its page is rendered from; null: it may not be stored. */
+  declared: readonly PageInput[] | null;
+  /** The tables the request's statements named (statements.server.ts). */
+  tablesRead: Set<string>;
   /** Why the page may not be served again (a write, a cookie); empty: nothing. */
   sideEffects: string[];
   /** The earliest time (ms) the page changes by itself; Infinity: never. */
@@ -44,7 +82,7 @@ export type PageRecord = {
 const records = new AsyncLocalStorage<PageRecord>();
 
 export function newPageRecord(ticket: StoreTicket | null): PageRecord {
-  return { ticket, mayBeStored: false, sideEffects: [], changesAt: Number.POSITIVE_INFINITY, repeats: [], countdown: null };
+  return { ticket, declared: null, tablesRead: new Set(), sideEffects: [], changesAt: Number.POSITIVE_INFINITY, repeats: [], countdown: null };
 }
 
 /** Runs `work` (the rest of a request) with `record` noting what it does. */
@@ -63,15 +101,33 @@ export function currentPageRecord(): PageRecord | undefined {
 }
 
 /**
- * Called by a page's loader (offer pages, /home, the player, /profile): the page may be kept and
- * answered again from memory. Only for a page that depends on nothing but the URL, the cookies,
- * the signed-in member's own rows (those MemberDataVersion follows), content, and the clock
- * where the code reading it notes when the page changes (pageChangesAt).
+ * Called by a page's loader (offer pages, /home, the player, /profile) with what its page,
+ * root layout included, is rendered from: the page may be kept and answered again from memory
+ * while none of those changed. A render that reads a table its declaration does not name is
+ * not kept (undeclaredReads), so a loader that starts reading another table never serves stale pages.
  */
-export function pageMayBeStored(): void {
+export function pageMayBeStored(reads: readonly PageInput[]): void {
   const record = records.getStore();
-  if (record) record.mayBeStored = true;
+  if (record) record.declared = reads;
 }
+
+/** The tables this render read that its page's declaration does not name (empty: none). */
+export function undeclaredReads(record: PageRecord): string[] {
+  const declared = tablesDeclared(record.declared ?? []);
+  return [...record.tablesRead].filter((table) => !declared.has(table));
+}
+
+// The code that reads the clock says how long what it read holds (clock.server.ts, validUntil).
+onValidUntil(pageChangesAt);
+
+// Every statement of a recorded request: a write makes the page one not to keep; the tables
+// it names are compared with the page's declaration.
+onStatement((statement) => {
+  const record = records.getStore();
+  if (!record) return;
+  if (statement.write) noteSideEffect("database write");
+  for (const table of statement.tables) record.tablesRead.add(table);
+});
 
 /** Something happened that serving the page again would not do (a database write, a cookie set). */
 export function noteSideEffect(what: string): void {
@@ -84,7 +140,7 @@ export function noteSideEffect(what: string): void {
  * page may be stored at all (a GET the fast path gave a ticket), so working the time out
  * costs nothing on other requests.
  */
-export function pageChangesAt(at: Date | number | (() => Date | number)): void {
+export function pageChangesAt(at: Moment): void {
   const record = records.getStore();
   if (!record?.ticket) return;
   const when = typeof at === "function" ? at() : at;

@@ -1,5 +1,5 @@
 /**
- * Pages answered before Express and Remix: the one place this happens. server.mjs hands every
+ * Pages answered before Express and Remix: the one place this happens. app/server.ts hands every
  * request that passed the gate (request-guard.server.ts) to serveStoredPage, which answers
  * from memory when it can and otherwise runs the full path (Express → Remix → route) with a
  * page record (page-record.server.ts), so the page it renders can be kept. Two kinds:
@@ -30,15 +30,16 @@ import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { sessionIdIn } from "~/utils/session-cookie.server";
 import { contentGeneration, onContentChange } from "~/content/content.server";
-import { serveCachedPage } from "~/funnels/page-cache.server";
+import { forgetPages, serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { requestPathOf } from "~/security/request-guard.server";
 import { now, runWithRequestClock } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { query, queryRows, statement } from "~/utils/sql.server";
-import { newPageRecord, runRecorded, type PageRecord, type StoreTicket } from "./page-record.server";
+import { newPageRecord, runRecorded, undeclaredReads, type PageRecord, type StoreTicket } from "./page-record.server";
 import { PageSlots } from "./page-slots.server";
+import { forgetRenders } from "./stored-renders.server";
 
 /** Pages share their bytes with stored-renders.server.ts when they can; ≈ 90 KB each otherwise. */
 const MAX_PAGES = 500;
@@ -67,6 +68,13 @@ export function forgetPersonalPages(): void {
   pages.clear();
 }
 onContentChange(forgetPersonalPages);
+
+/** Every page and render kept (development: the code that rendered them changed). */
+export function forgetStoredPages(): void {
+  forgetPages();
+  forgetRenders();
+  forgetPersonalPages();
+}
 
 export function personalPageCount(): number {
   return pages.size;
@@ -201,6 +209,26 @@ export async function serveStoredPage(req: IncomingMessage, res: ServerResponse,
   runRecorded(newPageRecord(ticket), fullPath);
 }
 
+/** Each mismatch between a page's declaration and its render, logged once per process. */
+const mismatchesLogged = new Set<string>();
+
+/**
+ * The render read only what its page declared (page-record.server.ts, pageMayBeStored): the
+ * tables of its inputs, and the clock only if declared. Otherwise the page is not kept (a stored
+ * copy would not follow what else it read) and the mismatch is logged for the developer.
+ */
+function asDeclared(record: PageRecord, request: Request): boolean {
+  const undeclared = undeclaredReads(record);
+  if (record.changesAt !== Number.POSITIVE_INFINITY && !record.declared?.includes("clock")) undeclared.push("the clock");
+  if (!undeclared.length) return true;
+  const message = `[stored-pages] ${new URL(request.url).pathname} read ${undeclared.join(", ")}, which its pageMayBeStored declaration does not name: not kept`;
+  if (!mismatchesLogged.has(message) && mismatchesLogged.size < 100) {
+    mismatchesLogged.add(message);
+    logger.error(message);
+  }
+  return false;
+}
+
 /** Headers the one document policy sets on every page (documentHeaders), and those a stored page never has. */
 const POLICY_HEADERS = new Set(["content-type", "cache-control", "content-security-policy", "set-cookie", "vary", "content-length", "content-encoding"]);
 
@@ -217,8 +245,8 @@ export function pageToKeep(input: {
   storable: boolean;
 }): { record: PageRecord; ticket: StoreTicket; headers: Record<string, string>; year: number } | null {
   const { record, responseHeaders } = input;
-  if (!record?.ticket || !record.mayBeStored || !input.storable || input.request.method !== "GET" || input.status !== 200) return null;
-  if (responseHeaders.has("Set-Cookie") || record.sideEffects.length) return null;
+  if (!record?.ticket || !record.declared || !input.storable || input.request.method !== "GET" || input.status !== 200) return null;
+  if (responseHeaders.has("Set-Cookie") || record.sideEffects.length || !asDeclared(record, input.request)) return null;
   const headers: Record<string, string> = {};
   responseHeaders.forEach((value, name) => {
     if (!POLICY_HEADERS.has(name.toLowerCase())) headers[name] = value;

@@ -19,13 +19,28 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
-import { pageMayBeStored } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
 
+/** What /home, root layout included, is rendered from (checked against its render's statements: stored-page-reads.test.ts). */
+const HOME_READS = [
+  "url",
+  "cookies",
+  "content",
+  "clock",
+  "member:User",
+  "member:Session",
+  "member:Entitlement",
+  "member:EntitlementState",
+  "member:MemberAnswers",
+  "member:PlanCompletion",
+  "member:PlanStepCompletion",
+] as const satisfies readonly PageInput[];
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Kept and answered again from memory to this browser while the member's data, the content and their day stay the same (ADR 26).
-  pageMayBeStored();
+  // Kept and answered again from memory to this browser while what it reads stays the same (ADR 26, 40).
+  pageMayBeStored(HOME_READS);
   const cookieHeader = request.headers.get("Cookie");
   // A session of either kind: a purchase session sees the routine it paid for.
   const user = (await getSession(request))?.user ?? null;

@@ -20,7 +20,7 @@ import { notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
-import { pageMayBeStored } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {
@@ -35,9 +35,24 @@ async function routineMember(request: Request, planId: string): Promise<SessionU
   return session.user;
 }
 
+/** What the routine player, root layout included, is rendered from (checked against its render's statements: stored-page-reads.test.ts). */
+const PLAYER_READS = [
+  "url",
+  "cookies",
+  "content",
+  "clock",
+  "member:User",
+  "member:Session",
+  "member:Entitlement",
+  "member:EntitlementState",
+  "member:MemberAnswers",
+  "member:PlanCompletion",
+  "member:PlanStepCompletion",
+] as const satisfies readonly PageInput[];
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  // Kept and answered again from memory to this browser while the member's data, the content and their day stay the same (ADR 26).
-  pageMayBeStored();
+  // Kept and answered again from memory to this browser while what it reads stays the same (ADR 26, 40).
+  pageMayBeStored(PLAYER_READS);
   const planId = params.id ?? "";
   const user = await routineMember(request, planId);
   const cookieHeader = request.headers.get("Cookie");

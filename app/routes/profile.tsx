@@ -23,14 +23,27 @@ import { goalChoices } from "~/members/goals";
 import { subscriptionDetails } from "~/members/profile";
 import { billingRefunds } from "~/payments/refund.server";
 import { seo } from "~/utils/seo";
-import { pageMayBeStored } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
 import { logger } from "~/utils/logger.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });
 
+/** What /profile, root layout included, is rendered from (checked against its render's statements: stored-page-reads.test.ts). */
+const PROFILE_READS = [
+  "url",
+  "cookies",
+  "content",
+  "clock",
+  "member:User",
+  "member:Session",
+  "member:Entitlement",
+  "member:EntitlementState",
+  "member:Refund",
+] as const satisfies readonly PageInput[];
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Kept and answered again from memory to this browser while the member's data and the content stay the same (ADR 26).
-  pageMayBeStored();
+  // Kept and answered again from memory to this browser while what it reads stays the same (ADR 26, 40).
+  pageMayBeStored(PROFILE_READS);
   const user = await requireUser(request);
   const entitlements = await entitlementsOf(user.id).catch((error) => {
     // A subscription check error on the profile is logged only: the page still shows what it can.

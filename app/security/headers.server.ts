@@ -1,5 +1,5 @@
 /**
- * Security headers. Every response gets the static ones (server.mjs); HTML pages also get
+ * Security headers. Every response gets the static ones (app/server.ts); HTML pages also get
  * a Content-Security-Policy whose nonce allows exactly the inline scripts we render
  * (Remix's hydration data, the time-zone snippet) and nothing injected.
  */

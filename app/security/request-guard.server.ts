@@ -1,5 +1,5 @@
 /**
- * The gate every request passes first (server.mjs calls it before the page cache, the
+ * The gate every request passes first (app/server.ts calls it before the page cache, the
  * static files and Remix). It is the one place these rules live:
  *
  * - Methods: the app answers GET, HEAD and POST (HTML forms and Remix's data requests use

@@ -41,7 +41,26 @@ export function now(): Date {
   return new Date(Date.now() + offsetMs());
 }
 
-/** Runs `next` (the rest of the request) with the header's clock offset; server.mjs calls it only with TEST_CLOCK=1. */
+/** A time, or a function working it out (called only when someone keeps what was read: see validUntil). */
+export type Moment = Date | number | (() => Date | number);
+
+const validityListeners = new Set<(until: Moment) => void>();
+
+/**
+ * What the caller just worked out from the clock (the member's day, a session's renewal, a
+ * paid period, a countdown, the year) stays what it is only until `until`. Said here, beside
+ * now(), so the code reading the clock needs to know nothing of who keeps pages: the page
+ * record listens (app/render/page-record.server.ts) and serves no stored page past that time.
+ */
+export function validUntil(until: Moment): void {
+  for (const listener of validityListeners) listener(until);
+}
+
+export function onValidUntil(listener: (until: Moment) => void): void {
+  validityListeners.add(listener);
+}
+
+/** Runs `next` (the rest of the request) with the header's clock offset; app/server.ts calls it only with TEST_CLOCK=1. */
 export function withRequestClock(header: string | string[] | undefined, next: () => void): void {
   runWithRequestClock(header, next);
 }

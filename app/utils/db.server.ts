@@ -16,7 +16,7 @@ import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma-postgre
 import { databaseProvider, type DatabaseProvider } from "./database-url.server";
 import { env } from "./env.server";
 import { logger } from "./logger.server";
-import { noteSideEffect } from "~/render/page-record.server";
+import { describeStatement, noteStatement, type Statement } from "./statements.server";
 
 export const provider: DatabaseProvider = databaseProvider(env.databaseUrl) ?? "sqlite";
 
@@ -25,25 +25,35 @@ export function sqliteFile(url: string): string {
   return path.resolve(url.slice("file:".length));
 }
 
-const READ = /^\s*(?:SELECT|WITH|PRAGMA|EXPLAIN)\b/i;
+/** Prisma's statements, described once per text (a few hundred at most). */
+const descriptions = new Map<string, Statement>();
+function described(text: string): Statement {
+  let statement = descriptions.get(text);
+  if (!statement) {
+    statement = describeStatement(text, { prisma: true });
+    if (descriptions.size < 2000) descriptions.set(text, statement);
+  }
+  return statement;
+}
 
-/** Notes every statement that may change data: a page whose render wrote is never served again from memory. */
+/** Tells every statement (statements.server.ts): a page whose render wrote is never served again from memory. */
 function noteWrites<Q extends Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">>(queryable: Q): Q {
   const queryRaw = queryable.queryRaw.bind(queryable);
   const executeRaw = queryable.executeRaw.bind(queryable);
   queryable.queryRaw = (query: SqlQuery) => {
-    if (!READ.test(query.sql)) noteSideEffect("database write (Prisma)");
+    noteStatement(described(query.sql));
     return queryRaw(query);
   };
   queryable.executeRaw = (query: SqlQuery) => {
-    noteSideEffect("database write (Prisma)");
+    // executeRaw answers no rows: whatever it runs, it is taken for a write.
+    noteStatement({ ...described(query.sql), write: true });
     return executeRaw(query);
   };
   return queryable;
 }
 
 /**
- * The driver adapter with writes noted (app/render/page-record.server.ts): every statement
+ * The driver adapter with statements told (statements.server.ts): every statement
  * Prisma sends passes through queryRaw or executeRaw, of the connection or of a transaction.
  */
 function recordingWrites(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {

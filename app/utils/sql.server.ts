@@ -37,7 +37,7 @@ import pg from "pg";
 import { db, postgresPool, provider, sqliteFile, type DbTransaction } from "./db.server";
 import { env } from "./env.server";
 import type { Tables } from "./sql-tables";
-import { noteSideEffect } from "~/render/page-record.server";
+import { describeStatement, noteStatement, type Statement as StatementShape } from "./statements.server";
 
 /**
  * Builds statements for this process's database (its placeholders and dialect); it connects to
@@ -69,7 +69,7 @@ export const query = new Kysely<Tables>({
 export type Statement<Args extends unknown[], Row> = { readonly build: (...args: Args) => Compilable<Row> };
 
 /** A statement's SQL, and per parameter the argument it takes (>= 0) or, at -1, a value of its own. */
-type Compiled = { sql: string; argumentAt: number[]; fixed: unknown[]; writes: boolean };
+type Compiled = { sql: string; argumentAt: number[]; fixed: unknown[]; writes: boolean; described: StatementShape };
 
 export function statement<Args extends unknown[], Row>(build: (...args: Args) => Compilable<Row>): Statement<Args, Row> {
   return { build };
@@ -98,6 +98,7 @@ function compiled(statement: SomeStatement): Compiled {
     argumentAt: parameters.map((value) => (value instanceof Argument ? value.index : -1)),
     fixed: parameters.map((value) => (value instanceof Argument ? undefined : value)),
     writes: node.kind !== "SelectQueryNode",
+    described: { ...describeStatement(sql), write: node.kind !== "SelectQueryNode" },
   };
   compiledStatements.set(statement, entry);
   return entry;
@@ -149,10 +150,10 @@ export async function queryRowsWithin<Args extends unknown[], Row>(
   return client.$queryRawUnsafe<Row[]>(entry.sql, ...bound(entry, args));
 }
 
-/** A page whose render wrote to the database is never served again from memory (app/render/page-record.server.ts). */
+/** Tells the statement's writes and tables to whoever listens (the page record: statements.server.ts). */
 function compiledForRun(statement: SomeStatement): Compiled {
   const entry = compiled(statement);
-  if (entry.writes) noteSideEffect("database write");
+  noteStatement(entry.described);
   return entry;
 }
 

@@ -239,7 +239,7 @@ describe("links in the docs and the code resolve", () => {
 });
 
 describe("the shutdown drain time", () => {
-  const drainMs = Number(/const DRAIN_TIMEOUT_MS = ([\d_]+);/.exec(read("server.mjs"))?.[1].replaceAll("_", ""));
+  const drainMs = Number(/const DRAIN_TIMEOUT_MS = ([\d_]+);/.exec(read("app/server.ts"))?.[1].replaceAll("_", ""));
   const drainSeconds = drainMs / 1000;
 
   /** Paragraphs of the README and the guides that say what SIGTERM does (any "N s" there is the drain). */

@@ -52,4 +52,13 @@ describe("the member data version", () => {
     await db.user.delete({ where: { id: user.id } });
     expect(await db.memberDataVersion.findUnique({ where: { userId: user.id } })).toBeNull();
   });
+
+  it("moves when a refund of the member's purchase is claimed, completed or released (/profile shows refunds)", async () => {
+    const user = await db.user.create({ data: { email: `version-${crypto.randomUUID()}@glowcoach.test` } });
+    const entitlementId = await grantPlan(user.id, "clear-healthy-skin");
+    const refund = { entitlementId, amountMinor: 1999, currency: "usd", provider: "local", requestedAt: new Date() };
+    expect(await moves(user.id, () => db.refund.create({ data: refund }))).toBe(true);
+    expect(await moves(user.id, () => db.refund.update({ where: { entitlementId }, data: { completedAt: new Date() } }))).toBe(true);
+    expect(await moves(user.id, () => db.refund.delete({ where: { entitlementId } }))).toBe(true);
+  });
 });
