@@ -19,13 +19,55 @@ export const FRESH_MODULE_FILES = [
   "tests/unit/stored-pages.test.ts",
 ];
 
+/**
+ * The unit files that prove what differs on PostgreSQL: each tests an app module that writes
+ * its own SQL (app/utils/sql.server.ts), a transaction, a lock or a race (one purchase, one
+ * completion, one reminder, a limit counted exactly). With TEST_DATABASE_URL set (the PostgreSQL
+ * stage of .ci/run) only these run; the rest is the same on both databases and ran on SQLite.
+ * tests/unit/unit-suite-config.test.ts fails when a file testing such a module is missing here.
+ */
+export const POSTGRES_FILES = [
+  "tests/unit/account-states.test.ts",
+  "tests/unit/ad-conversions.test.ts",
+  "tests/unit/admin-members.test.ts",
+  "tests/unit/content-version.test.ts",
+  "tests/unit/experiments-assignment.test.ts",
+  "tests/unit/hot-path-sql.test.ts",
+  "tests/unit/login-tokens.test.ts",
+  "tests/unit/member-data-version.test.ts",
+  "tests/unit/members-completions.test.ts",
+  "tests/unit/members-home-streak.test.ts",
+  "tests/unit/members-player.test.ts",
+  "tests/unit/operations.test.ts",
+  "tests/unit/pages-and-analytics.test.ts",
+  "tests/unit/payments-fulfilment.test.ts",
+  "tests/unit/payments-local-checkout.test.ts",
+  "tests/unit/payments-webhooks.test.ts",
+  "tests/unit/plan-rules.test.ts",
+  "tests/unit/reminders-queue.test.ts",
+  "tests/unit/request-limits.test.ts",
+  "tests/unit/sql-tables.test.ts",
+  "tests/unit/stored-page-reads.test.ts",
+  "tests/unit/stored-pages.test.ts",
+];
+
+const onPostgres = /^postgres(ql)?:\/\//.test(process.env.TEST_DATABASE_URL ?? "");
+
+/** The files one pass runs: on PostgreSQL, only those of POSTGRES_FILES. */
+function passFiles(pass: "shared" | "fresh"): { include: string[]; exclude: string[] } {
+  if (onPostgres) {
+    const files = POSTGRES_FILES.filter((file) => FRESH_MODULE_FILES.includes(file) === (pass === "fresh"));
+    return { include: files, exclude: [] };
+  }
+  return pass === "shared" ? { include: ["tests/unit/**/*.test.ts"], exclude: FRESH_MODULE_FILES } : { include: FRESH_MODULE_FILES, exclude: [] };
+}
+
 /** The unit suite's settings for one pass: "shared" (every other file) or "fresh" (the files above). */
 export function unitTestConfig(pass: "shared" | "fresh") {
   return defineConfig({
     resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
     test: {
-      include: pass === "shared" ? ["tests/unit/**/*.test.ts"] : FRESH_MODULE_FILES,
-      exclude: pass === "shared" ? FRESH_MODULE_FILES : [],
+      ...passFiles(pass),
       isolate: pass === "fresh",
       environment: "node",
       globalSetup: ["tests/unit/global-setup.ts"],

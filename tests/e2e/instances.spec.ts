@@ -116,7 +116,7 @@ function edit(id: string, change: (doc: Record<string, any>) => void) {
   fake.put(doc as never);
 }
 
-test("a sign-in on one instance is a session on the other, and signing out on either ends it", async ({ page }) => {
+test("a sign-in on one instance is a session on the other, and signing out on either ends it @instances", async ({ page }) => {
   const email = uniqueEmail("two-instances");
   const sentAfter = new Date(Date.now() - 1000);
   await page.goto(`${A}/login`);
@@ -144,7 +144,7 @@ test("a sign-in on one instance is a session on the other, and signing out on ei
   await expect(page).toHaveURL(`${B}/login?redirectTo=%2Fprofile`);
 });
 
-test("a Sanity publish that reaches one instance is seen by both", async ({ page }) => {
+test("a Sanity publish that reaches one instance is seen by both @instances", async ({ page }) => {
   // Both instances have read (and cached) the landing page and the quiz.
   for (const base of [A, B]) {
     await page.goto(`${base}/`);
@@ -169,7 +169,7 @@ test("a Sanity publish that reaches one instance is seen by both", async ({ page
   await expect.poll(async () => (await (await fetch(`${B}/`)).text()).includes("Published once, seen everywhere"), { timeout: 5_000 }).toBe(true);
 });
 
-test("a request limit is counted across both instances, exactly, even when requests arrive at once", async ({ playwright }) => {
+test("a request limit is counted across both instances, exactly, even when requests arrive at once @instances", async ({ playwright }) => {
   const address = `10.200.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
   const client = await playwright.request.newContext({ extraHTTPHeaders: { "X-Forwarded-For": address, ...ownLimitMinute() } });
   // 24 changing requests from one address, half to each instance, all at once.
@@ -186,7 +186,7 @@ test("a request limit is counted across both instances, exactly, even when reque
   await client.dispose();
 });
 
-test("a new buyer's test checkout completed eight times at once, half on each instance: the success page every time, one account, one purchase", async ({
+test("a new buyer's test checkout completed eight times at once, half on each instance: the success page every time, one account, one purchase @instances", async ({
   page,
 }) => {
   await page.goto(`${A}/subscribe`);

@@ -14,7 +14,7 @@ test.describe("the daily routine", () => {
   // A member in New Zealand: "today" must be their day, not the server's.
   test.use({ timezoneId: "Pacific/Auckland" });
 
-  test("a subscribed member does the whole routine: streak 0 → 1, today's circle filled, finishing again is still a success @no-js @phone", async ({
+  test("a subscribed member does the whole routine: streak 0 → 1, today's circle filled, finishing again is still a success @no-js @phone @instances", async ({
     page,
   }, testInfo) => {
     const email = uniqueEmail("routine");

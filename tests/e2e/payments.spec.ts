@@ -42,7 +42,7 @@ async function confirmByCode(page: Page, email: string) {
 const buyer = (project: string, what: string) => `${what}-${project}-${Date.now()}@example.com`.toLowerCase();
 
 test.describe("offers and payments", () => {
-  test("quiz result → offer → local test checkout → payment success → signed in → /home @no-js @phone", async ({ page, context }, testInfo) => {
+  test("quiz result → offer → local test checkout → payment success → signed in → /home @no-js @phone @instances", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await creaseQuizToResult(page);
     await page.getByRole("link", { name: "See My Crease-Free Routine" }).click();

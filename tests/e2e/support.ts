@@ -1,6 +1,7 @@
-import crypto from "node:crypto";
 import { expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { rows } from "./test-db";
+
+export { ownLimitMinute } from "./limit-minute";
 
 export function jsEnabled(testInfo: TestInfo): boolean {
   return testInfo.project.use.javaScriptEnabled !== false;
@@ -33,16 +34,4 @@ export async function choose(page: Page, label: string) {
   // Inputs are visually hidden behind a styled label: click the label, as a person would.
   await page.locator("label", { has: option }).click();
   await expect(option).toBeChecked();
-}
-
-/**
- * Request limits count per minute of the server's clock (app/security/request-limits.server.ts).
- * A test of "the 31st is refused" sends these headers (TEST_CLOCK): its requests land at the
- * start of a minute of their own, far from any other test's, so the burst never straddles two
- * windows and nothing waits for the wall clock's next minute.
- */
-export function ownLimitMinute(): { "x-test-clock-offset-ms": string } {
-  const MINUTE = 60_000;
-  const start = (Math.floor(Date.now() / MINUTE) + crypto.randomInt(1, 1_000_000)) * MINUTE;
-  return { "x-test-clock-offset-ms": String(start - Date.now()) };
 }

@@ -33,6 +33,12 @@ describe("answers cookie", () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('tampered answers cookie for "skin"'));
   });
 
+  it("treats answers without a signature as no answers (the cookie is signed, never plain)", async () => {
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const forged = Buffer.from(JSON.stringify({ answers: { skinType: "oily" } })).toString("base64");
+    expect((await readFunnelState(`gc_funnel_skin=${encodeURIComponent(forged)}`, skin)).answers).toEqual({});
+  });
+
   it("treats garbage as no answers", async () => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     for (const junk of ["gc_funnel_skin=", "gc_funnel_skin=%%%", "gc_funnel_skin=abc.def", "gc_funnel_skin=\u00ff"]) {

@@ -1,7 +1,7 @@
 /**
  * Running the app: pruning of expired data, readiness, and the request log. The HTTP
  * server's own wiring (health checks before everything, JSON logs, crash handling) is
- * tested against a real server in tests/e2e/operations.spec.ts.
+ * tested against a real server in tests/server/operations.test.ts.
  */
 import crypto from "node:crypto";
 import http from "node:http";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FRESH_MODULE_FILES } from "../../vitest.config";
+import { FRESH_MODULE_FILES, POSTGRES_FILES } from "../../vitest.config";
 
 const NEEDS_FRESH_MODULES = /process\.env\.[A-Z_]+\s*=[^=]|vi\.(mock|doMock|resetModules|stubEnv)\(/;
 
@@ -19,5 +19,38 @@ describe("the unit suite's two passes", () => {
       .map((name) => path.posix.join("tests/unit", name));
     const needFresh = files.filter((file) => NEEDS_FRESH_MODULES.test(fs.readFileSync(file, "utf8")));
     expect(needFresh.filter((file) => !FRESH_MODULE_FILES.includes(file))).toEqual([]);
+  });
+});
+
+/** App modules that write their own SQL or transactions (the Prisma client module itself aside: every test seeds with it). */
+function modulesWithOwnSql(): string[] {
+  return fs
+    .readdirSync("app", { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file) && !file.startsWith("generated") && file !== path.join("utils", "db.server.ts"))
+    .filter((file) => /from "~\/utils\/sql\.server"|\$transaction|\$queryRaw|\$executeRaw/.test(fs.readFileSync(path.join("app", file), "utf8")))
+    .map(
+      (file) =>
+        `~/${file
+          .split(path.sep)
+          .join("/")
+          .replace(/\.tsx?$/, "")}`,
+    )
+    .concat("~/utils/sql.server");
+}
+
+describe("the PostgreSQL stage's unit files", () => {
+  it("list every file that tests a module with SQL of its own, and only files that exist", () => {
+    const modules = modulesWithOwnSql();
+    expect(modules).toContain("~/members/completions.server");
+    const files = fs
+      .readdirSync("tests/unit")
+      .filter((name) => name.endsWith(".test.ts"))
+      .map((name) => path.posix.join("tests/unit", name));
+    const testsSql = files.filter((file) => {
+      const text = fs.readFileSync(file, "utf8");
+      return modules.some((module) => text.includes(`from "${module}"`) || text.includes(`import("${module}")`));
+    });
+    expect(testsSql.filter((file) => !POSTGRES_FILES.includes(file))).toEqual([]);
+    expect(POSTGRES_FILES.filter((file) => !files.includes(file))).toEqual([]);
   });
 });

@@ -10,9 +10,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test } from "@playwright/test";
+import { afterEach, expect, test } from "vitest";
+import { SERVER_PORTS } from "./ports";
+import { killLeftovers, tracked } from "./processes";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 21;
+const PORT = SERVER_PORTS.fuzz;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.resolve("test-results/fuzz-data");
 const REQUESTS = 10_500;
@@ -227,12 +229,16 @@ function fuzzRequest(r: ReturnType<typeof random>): Fuzzed {
 }
 
 function startServer(): ChildProcess {
-  return spawn("node", ["scripts/start.mjs"], {
-    // Each fuzzed request comes from its own address (TRUST_PROXY), so rate limits rarely cut the fuzzing short.
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, APP_ENV: "local", REQUEST_LIMIT_PER_MINUTE: "1000000", TRUST_PROXY: "1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  return tracked(
+    spawn("node", ["scripts/start.mjs"], {
+      // Each fuzzed request comes from its own address (TRUST_PROXY), so rate limits rarely cut the fuzzing short.
+      env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR, APP_ENV: "local", REQUEST_LIMIT_PER_MINUTE: "1000000", TRUST_PROXY: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    }),
+  );
 }
+
+afterEach(killLeftovers);
 
 /** Row counts and a content hash of every table whose rows only valid requests may write. */
 function snapshot(): Record<string, string> {
@@ -259,8 +265,7 @@ function snapshot(): Record<string, string> {
   }
 }
 
-test("10,000 malformed requests: no 500s, nothing stored changes", async ({}, testInfo) => {
-  test.setTimeout(300_000);
+test("10,000 malformed requests: no 500s, nothing stored changes", { timeout: 300_000 }, async () => {
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   const server = startServer();
   let serverLog = "";
@@ -313,7 +318,6 @@ test("10,000 malformed requests: no 500s, nothing stored changes", async ({}, te
       .sort(([a], [b]) => a - b)
       .map(([status, count]) => `${status}×${count}`)
       .join(" ");
-    testInfo.annotations.push({ type: "fuzz", description: `${REQUESTS} requests: ${summary}` });
     console.log(`fuzz: ${REQUESTS} requests: ${summary}`);
     expect(failures.slice(0, 20), `${failures.length} failures; server log:\n${serverLog.slice(-3000)}`).toEqual([]);
     expect(snapshot()).toEqual(before);

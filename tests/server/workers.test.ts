@@ -9,10 +9,12 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
-import { expect, test } from "@playwright/test";
+import { afterEach, expect, test } from "vitest";
 import { grantPlan } from "../../scripts/seed-entitlement.mjs";
+import { SERVER_PORTS } from "./ports";
+import { killLeftovers, tracked } from "./processes";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 42;
+const PORT = SERVER_PORTS.workers;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.resolve("test-results/workers-data");
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
@@ -78,22 +80,25 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
-test("two workers answer on one port, and SIGTERM drains them without losing or half-doing anything", async ({}, testInfo) => {
-  test.setTimeout(180_000);
+afterEach(killLeftovers);
+
+test("two workers answer on one port, and SIGTERM drains them without losing or half-doing anything", { timeout: 180_000 }, async () => {
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  const server = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR,
-      APP_ENV: "local",
-      SESSION_SECRET,
-      REQUEST_LIMIT_PER_MINUTE: "100000",
-      WEB_CONCURRENCY: "2",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const server = tracked(
+    spawn(process.execPath, ["scripts/start.mjs"], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR,
+        APP_ENV: "local",
+        SESSION_SECRET,
+        REQUEST_LIMIT_PER_MINUTE: "100000",
+        WEB_CONCURRENCY: "2",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let output = "";
   server.stdout!.on("data", (chunk) => (output += chunk));
   server.stderr!.on("data", (chunk) => (output += chunk));
@@ -140,10 +145,9 @@ test("two workers answer on one port, and SIGTERM drains them without losing or 
       const finished = new Set((db.prepare(`SELECT "userId" FROM "PlanCompletion" WHERE "planId" = ?`).all(PLAN) as { userId: string }[]).map((r) => r.userId));
       // Each acknowledged finish is stored, and nothing was stored without its answer.
       expect([...finished].sort()).toEqual(answered.map((o) => o.userId).sort());
-      testInfo.annotations.push({
-        type: "drain",
-        description: `${answered.length} of ${MEMBERS} answered (${answered.filter((o) => o.afterSignal).length} after SIGTERM), ${MEMBERS - answered.length} refused`,
-      });
+      console.info(
+        `[drain] ${answered.length} of ${MEMBERS} answered (${answered.filter((o) => o.afterSignal).length} after SIGTERM), ${MEMBERS - answered.length} refused`,
+      );
     } finally {
       db.close();
     }

@@ -14,10 +14,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { databaseOf } from "./test-db";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { ownLimitMinute } from "../e2e/limit-minute";
+import { databaseOf } from "../e2e/test-db";
+import { SERVER_PORTS } from "./ports";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 26;
+const PORT = SERVER_PORTS.requestPaths;
 const DATA_DIR = path.resolve("test-results/request-paths-data");
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 /** Small, so the per-address limit is reached in a test. */
@@ -35,7 +37,7 @@ type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string 
 function send(method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: "127.0.0.1", port: PORT, method, path: target, headers: { Host: `127.0.0.1:${PORT}`, ...headers }, agent: false },
+      { host: "127.0.0.1", port: PORT, method, path: target, headers: { Host: `127.0.0.1:${PORT}`, ...limitMinute, ...headers }, agent: false },
       (response) => {
         let text = "";
         response.setEncoding("utf8");
@@ -59,11 +61,8 @@ function post(target: string, ip: string, body = "answer=x", headers: Record<str
 /** A client address no other test uses. */
 const newIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
 
-/** Limits count per clock minute: a burst starts early in one, so it does not straddle two. */
-async function startOfAMinute(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
-}
+/** A limit test's requests count in a minute of the server's clock of their own (ownLimitMinute). */
+let limitMinute: Record<string, string> = {};
 
 /** The log lines written while `run` ran, by level. */
 async function logWhile(run: () => Promise<void>): Promise<{ warn: string[]; error: string[] }> {
@@ -79,12 +78,8 @@ async function logWhile(run: () => Promise<void>): Promise<{ warn: string[]; err
   return { warn: messages(["warn"]), error: messages(["error", "fatal"]) };
 }
 
-test.describe("one judgement of a request's path", () => {
-  test.describe.configure({ mode: "serial" });
-
-  test.beforeAll(async ({}, testInfo) => {
-    if (testInfo.project.name !== "desktop") return;
-    test.setTimeout(150_000);
+describe("one judgement of a request's path", () => {
+  beforeAll(async () => {
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
     server = spawn("node", ["scripts/start.mjs"], {
       env: {
@@ -96,6 +91,7 @@ test.describe("one judgement of a request's path", () => {
         APP_ENV: "local",
         SESSION_SECRET,
         TRUST_PROXY: "1",
+        TEST_CLOCK: "1",
         LOG_FORMAT: "json",
         REQUEST_LIMIT_PER_MINUTE: String(PER_ADDRESS),
       },
@@ -114,12 +110,12 @@ test.describe("one judgement of a request's path", () => {
     }
   });
 
-  test.afterAll(() => {
+  afterAll(() => {
     server?.kill("SIGKILL");
   });
 
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name !== "desktop", "request-level, against a server of its own: one project is enough");
+  beforeEach(() => {
+    limitMinute = {};
   });
 
   // What the router reaches with each: the same action as the plain path.
@@ -140,7 +136,7 @@ test.describe("one judgement of a request's path", () => {
   const LOGIN_SPELLINGS = ["/LOGIN", "/Login", "/login/", "/%6Cogin", "/webhooks/../login", "/webhooks/%2e%2e/login", "/LOGIN.data", "/login/.data"];
 
   test("each spelling reaches the same action as the plain path (so the corpus is real)", async () => {
-    await startOfAMinute();
+    limitMinute = ownLimitMinute();
     for (const target of ["/quiz/1", ...QUIZ_SPELLINGS]) {
       const answer = await post(target, newIp());
       expect(answer.status, target).toBe(400);
@@ -157,7 +153,7 @@ test.describe("one judgement of a request's path", () => {
   const refused = (answer: Answer) => answer.status === 429 || (answer.status === 202 && answer.body.includes("/too-many-requests"));
 
   test("every spelling of a path counts against that path's limit: dot segments, %-encoding, case, trailing slash, .data", async () => {
-    await startOfAMinute();
+    limitMinute = ownLimitMinute();
     const quizIp = newIp();
     for (let i = 0; i < PER_ENDPOINT; i++) expect((await post("/quiz/1", quizIp)).status).toBe(400);
     for (const target of QUIZ_SPELLINGS) expect(refused(await post(target, quizIp)), target).toBe(true);
@@ -168,7 +164,7 @@ test.describe("one judgement of a request's path", () => {
   });
 
   test("the per-address limit can't be skipped through /webhooks/..; the signed webhooks stay exempt", async () => {
-    await startOfAMinute();
+    limitMinute = ownLimitMinute();
     const ip = newIp();
     const targets = ["/webhooks/../quiz/1", "/webhooks/%2e%2e/login", "/webhooks/./../registration"];
     const statuses = [];

@@ -11,10 +11,12 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
-import { expect, test } from "@playwright/test";
+import { afterEach, expect, test } from "vitest";
 import { grantPlan } from "../../scripts/seed-entitlement.mjs";
+import { SERVER_PORTS } from "./ports";
 
-const BASE_PORT = Number(process.env.E2E_PORT ?? 3210);
+/** The first of this file's six ports. */
+const PORT = SERVER_PORTS.operations;
 const ROOT = path.resolve("test-results/operations");
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 // A lifetime plan: the test moves the clock a day per write, past any subscription period.
@@ -24,7 +26,7 @@ const run = promisify(execFile);
 
 /** Every server a test started; one still running after the test (it failed) is killed. */
 const started = new Set<ChildProcess>();
-test.afterEach(() => {
+afterEach(() => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   started.clear();
 });
@@ -158,7 +160,7 @@ async function seedMembers(dbFile: string, count: number): Promise<{ userId: str
 test("logs are JSON lines with a request id, method, path, status and duration, and never a query string, sign-in link or code", async () => {
   const dataDir = freshDataDir("logs");
   migrate(dataDir);
-  const app = startApp({ port: BASE_PORT + 22, dataDir });
+  const app = startApp({ port: PORT, dataDir });
   try {
     await up(app);
     const quiz = await fetch(`${app.base}/quiz?utm_source=news&token=zz-query-secret`);
@@ -221,7 +223,7 @@ test("logs are JSON lines with a request id, method, path, status and duration, 
 
 test("/readyz is 503 while migrations are not applied (npm run serve skips them), 200 once they are; /healthz answers throughout", async () => {
   const dataDir = freshDataDir("readiness");
-  const port = BASE_PORT + 23;
+  const port = PORT + 1;
   const unmigrated = startApp({ port, dataDir });
   try {
     await up(unmigrated);
@@ -255,9 +257,9 @@ for (const failure of ["rejection", "exception"] as const) {
   test(`an unhandled ${failure} is logged as fatal and stops the process with exit code 1`, async () => {
     const dataDir = freshDataDir(`failure-${failure}`);
     migrate(dataDir);
-    const fixture = pathToFileURL(path.resolve("tests/e2e/fixtures/fail-on-signal.mjs")).href;
+    const fixture = pathToFileURL(path.resolve("tests/server/fixtures/fail-on-signal.mjs")).href;
     const app = startApp({
-      port: BASE_PORT + (failure === "rejection" ? 24 : 25),
+      port: PORT + (failure === "rejection" ? 2 : 3),
       dataDir,
       env: { GLOW_TEST_FAILURE: failure },
       nodeOptions: `--import=${fixture}`,
@@ -306,7 +308,7 @@ test("expired sessions, old sign-in links and old rate-limit hits and keys are p
     db.close();
   }
 
-  const app = startApp({ port: BASE_PORT + 26, dataDir });
+  const app = startApp({ port: PORT + 4, dataDir });
   try {
     await up(app);
     const line = await waitFor("the prune log line", async () => logLines(app).find((l) => l.msg === "[prune] removed expired data"));
@@ -328,8 +330,7 @@ test("expired sessions, old sign-in links and old rate-limit hits and keys are p
   }
 });
 
-test("npm run db:backup copies the database while members write, and the copy restores with every acknowledged write", async () => {
-  test.setTimeout(180_000);
+test("npm run db:backup copies the database while members write, and the copy restores with every acknowledged write", { timeout: 180_000 }, async () => {
   const dataDir = freshDataDir("backup-live");
   migrate(dataDir);
   const dbFile = path.join(dataDir, "glow-coach.db");
@@ -345,7 +346,7 @@ test("npm run db:backup copies the database while members write, and the copy re
   })();
   bulk.close();
 
-  const app = startApp({ port: BASE_PORT + 27, dataDir, env: { TEST_CLOCK: "1", LOG_REQUESTS: "0" } });
+  const app = startApp({ port: PORT + 5, dataDir, env: { TEST_CLOCK: "1", LOG_REQUESTS: "0" } });
   // Acknowledged routine steps: "userId date step", with the time each answer arrived.
   const acked: { key: string; at: number }[] = [];
   let writing = true;
@@ -396,10 +397,7 @@ test("npm run db:backup copies the database while members write, and the copy re
     writing = false;
     await writers;
     if (writeFailure) throw writeFailure;
-    test.info().annotations.push({
-      type: "backup",
-      description: `${acked.length} steps acknowledged; ${duringBackup} while db:backup ran (${backupEnded - backupStarted} ms)`,
-    });
+    console.info(`[backup] ${acked.length} steps acknowledged; ${duringBackup} while db:backup ran (${backupEnded - backupStarted} ms)`);
     // The backup really ran under write load.
     expect(duringBackup).toBeGreaterThan(0);
     expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
@@ -428,7 +426,7 @@ test("npm run db:backup copies the database while members write, and the copy re
     const restoredDir = freshDataDir("backup-restored");
     fs.copyFileSync(backupFile, path.join(restoredDir, "glow-coach.db"));
     for (const suffix of ["-wal", "-shm"]) fs.rmSync(path.join(restoredDir, `glow-coach.db${suffix}`), { force: true });
-    const restored = startApp({ port: BASE_PORT + 27, dataDir: restoredDir, env: { TEST_CLOCK: "1" } });
+    const restored = startApp({ port: PORT + 5, dataDir: restoredDir, env: { TEST_CLOCK: "1" } });
     try {
       await up(restored);
       expect((await fetch(`${restored.base}/readyz`)).status).toBe(200);
