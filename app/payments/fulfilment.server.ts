@@ -19,6 +19,7 @@ import { linkToAccount } from "~/experiments/assignment.server";
 import { rememberAnswers } from "~/members/answers.server";
 import { againIfCreatedMeanwhile, againWhenLocked, db } from "~/utils/db.server";
 import { intervalOf, pricePlan, type Tier } from "./catalogue";
+import { oneTapBought } from "./one-tap-receipt.server";
 
 /** One period after `from` (a month or a year), for a test payment's provisional period. */
 export function addInterval(from: Date, interval: "month" | "year"): Date {
@@ -176,6 +177,23 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       email: fulfilled.email,
       at: input.at,
       params: purchaseEvent(fulfilled.purchase).params,
+    });
+  }
+
+  // A one-tap purchase after checkout: its event and receipt, once (ADR 45).
+  if (fulfilled.purchase && session?.followsCheckoutId) {
+    await oneTapBought({
+      checkoutSessionId: session.id,
+      followsCheckoutId: session.followsCheckoutId,
+      visitorId: session.visitorId,
+      userId: fulfilled.userId,
+      email: fulfilled.email,
+      offerId: sold.offerId,
+      planId: sold.planId,
+      planName: sold.name,
+      routinePlanId,
+      amountMinor: sold.amountMinor,
+      currency: sold.currency,
     });
   }
 
