@@ -250,7 +250,7 @@ export function oneTapReceiptEmail(input: { amount: string; planName: string; pr
     subject: `Your receipt: ${productName}, ${amount}`,
     heading: `${productName} is yours`,
     paragraphs: [
-      `Thank you! We charged ${amount} for the ${productName} ${planName} to the card you used at checkout.`,
+      `Thank you! We charged ${amount} for your ${planName} (a one-time payment) to the card you used at checkout.`,
       `${productName} is now in your plans, with lifetime access. Open it from your home page.`,
     ],
   });
