@@ -90,7 +90,9 @@ function OneTapOffer({ offer, error }: { offer: OneTapView; error: string | null
         <h2 id="one-tap" className="text-xl font-semibold">
           {offer.productName} added
         </h2>
-        <p className="mt-1 text-sm text-muted">We charged {offer.price} to the card you just used and e-mailed you a receipt. It's waiting on your home page.</p>
+        <p className="mt-1 text-sm text-muted">
+          We charged {offer.price} to the card you just used and e-mailed you a receipt. It's waiting on your home page.
+        </p>
       </section>
     );
   }
@@ -211,7 +213,11 @@ export default function PaymentSuccess() {
       ) : result.emailStatus === "failed" ? (
         <ErrorBox className="mt-6" title={EMAIL_ERROR.title} description={EMAIL_ERROR.description} />
       ) : null}
-      {result.oneTap ? <OneTapOffer offer={result.oneTap} error={actionData?.oneTapError ?? null} /> : null}
+      {result.oneTap ? (
+        <OneTapOffer offer={result.oneTap} error={actionData?.oneTapError ?? null} />
+      ) : actionData?.oneTapError ? (
+        <ErrorBox className="mt-6" title="Nothing was charged" description={actionData.oneTapError} />
+      ) : null}
       <div className="mt-7 grid gap-3">
         {result.access === "sign-in-by-link" ? (
           <Link to="/login/check-email" className="btn-primary w-full">
