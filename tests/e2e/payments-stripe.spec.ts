@@ -352,7 +352,8 @@ test("Stripe mode: the one-tap offer charges the saved card once, and asks for a
     await page.reload();
     await expect(page.getByRole("region", { name: "Makeup Prep Plan added" })).toBeVisible();
     const charges = fake.paymentIntentRequests.filter((r) => r.fields["metadata[follows]"] === first.sessionId);
-    expect(charges.length).toBeGreaterThanOrEqual(2);
+    // A tap that finds the purchase stored asks nothing of Stripe; those that overlap send the same key.
+    expect(charges.length).toBeGreaterThanOrEqual(1);
     expect(new Set(charges.map((r) => r.idempotencyKey)).size).toBe(1);
     expect(charges[0].fields).toMatchObject({
       amount: "1900",
@@ -368,6 +369,8 @@ test("Stripe mode: the one-tap offer charges the saved card once, and asks for a
     // A bank that wants the buyer present: Stripe Checkout for the one-tap price, on the same customer.
     const strict = `one-tap-3ds-${testInfo.project.name}-${Date.now()}@example.com`;
     fake.cardsNeedingAuthentication.add("pm_card_authenticationRequired");
+    // Another buyer, in a browser of their own (this one holds the first buyer's purchase session).
+    await page.context().clearCookies();
     const second = await buyWithSavedCard(strict, "pm_card_authenticationRequired");
     const checkoutsBefore = new Set(fake.sessions.keys());
     await page.getByRole("button", { name: "Add Makeup Prep - $19" }).click();
