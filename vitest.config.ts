@@ -16,6 +16,7 @@ export const FRESH_MODULE_FILES = [
   "tests/unit/payments-fulfilment.test.ts",
   "tests/unit/password-timing.test.ts",
   "tests/unit/payments-webhooks.test.ts",
+  "tests/unit/one-tap-stripe.test.ts",
   "tests/unit/stored-pages.test.ts",
 ];
 
