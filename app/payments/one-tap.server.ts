@@ -125,7 +125,10 @@ export async function buyOneTap(input: { purchaseId: string; visitorId: string }
   if (!offer) return refusal(409, NOT_AVAILABLE);
   const row = await oneTapRow(purchase, offer);
   if (row.status === "complete") return back;
-  if (ownedEntitlement(await entitlementsOf(purchase.userId), offer.routinePlanId)) return refusal(409, `You already have ${offer.sold.name}, so nothing was charged.`);
+  // The buyer left the authentication page with 'Cancel' earlier: a new tap opens it again.
+  if (row.status === "canceled") await db.checkoutSession.updateMany({ where: { id: row.id, status: "canceled" }, data: { status: "open" } });
+  if (ownedEntitlement(await entitlementsOf(purchase.userId), offer.routinePlanId))
+    return refusal(409, `You already have ${offer.sold.name}, so nothing was charged.`);
 
   if (purchase.provider === "local") {
     // The local test checkout's saved card: approves, or asks for authentication (its checkout page).

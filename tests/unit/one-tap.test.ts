@@ -8,7 +8,7 @@ import { entitlementHistory, entitlementsOf } from "~/billing/entitlements.serve
 import { getOfferByDocumentId, getOfferByPath } from "~/content/content.server";
 import { listMessages, mailboxDir } from "~/email/dev-mailbox.server";
 import { startCheckout } from "~/payments/checkout.server";
-import { completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
+import { cancelLocalCheckout, completeLocalCheckout, openLocalCheckout } from "~/payments/local-checkout.server";
 import { oneTapCheckoutId, oneTapIdempotencyKey, pricedOneTap } from "~/payments/one-tap";
 import { buyOneTap, oneTapOfferAfter } from "~/payments/one-tap.server";
 import { db } from "~/utils/db.server";
@@ -109,6 +109,10 @@ describe("one tap on the local test checkout", () => {
     expect(await buyOneTap({ purchaseId: bought.id, visitorId: "visitor-tap-3ds" })).toEqual(tap);
     expect((await entitlementsOf(bought.userId)).map((e) => e.offerId)).toEqual(["skincare"]);
     expect(await openLocalCheckout(oneTapId, "visitor-tap-3ds", null)).toMatchObject({ price: "$19", authenticating: true, fixedEmail: bought.email });
+    // Cancelled on the confirmation page, then tapped again: the confirmation opens again.
+    expect(await cancelLocalCheckout({ id: oneTapId, visitorId: "visitor-tap-3ds" })).toMatchObject({ go: `/payment-success?session_id=${bought.id}` });
+    expect(await buyOneTap({ purchaseId: bought.id, visitorId: "visitor-tap-3ds" })).toEqual(tap);
+    expect(await openLocalCheckout(oneTapId, "visitor-tap-3ds", null)).toMatchObject({ authenticating: true });
 
     await completeLocalCheckout({ id: oneTapId, visitorId: "visitor-tap-3ds", user: null });
     await completeLocalCheckout({ id: oneTapId, visitorId: "visitor-tap-3ds", user: null });
