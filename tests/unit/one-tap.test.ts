@@ -121,3 +121,30 @@ describe("one tap on the local test checkout", () => {
     expect(await db.analyticsEvent.count({ where: { name: "upsell_bought", visitorId: "visitor-tap-3ds" } })).toBe(1);
   });
 });
+
+describe("the admin's one-tap line", () => {
+  it("counts the purchases it was shown after (not page views), the purchases it made and their revenue, in the period", async () => {
+    const { oneTapSummary } = await import("~/admin/metrics");
+    const at = (iso: string) => new Date(iso);
+    const row = (name: string, props: Record<string, unknown>, createdAt: string) => ({
+      visitorId: "v",
+      name,
+      funnel: null,
+      step: null,
+      props,
+      userId: null,
+      createdAt: at(createdAt),
+    });
+    const events = [
+      row("upsell_shown", { follows: "cs_a" }, "2026-11-20T10:00:00Z"),
+      row("upsell_shown", { follows: "cs_a" }, "2026-11-20T10:01:00Z"),
+      row("upsell_shown", { follows: "cs_b" }, "2026-11-21T10:00:00Z"),
+      row("upsell_bought", { price: 19, follows: "cs_a" }, "2026-11-20T10:02:00Z"),
+      row("upsell_bought", { price: 0.1 }, "2026-11-21T10:02:00Z"),
+      row("upsell_bought", { price: 0.2 }, "2026-11-21T10:03:00Z"),
+      row("upsell_bought", { price: 19 }, "2026-11-01T10:00:00Z"),
+      row("purchase", { price: 59 }, "2026-11-20T10:00:00Z"),
+    ];
+    expect(oneTapSummary(events, at("2026-11-10T00:00:00Z"))).toEqual({ shownAfter: 2, bought: 3, amount: 19.3, currency: "USD" });
+  });
+});
