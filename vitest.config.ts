@@ -16,6 +16,7 @@ export const FRESH_MODULE_FILES = [
   "tests/unit/payments-fulfilment.test.ts",
   "tests/unit/password-timing.test.ts",
   "tests/unit/payments-webhooks.test.ts",
+  "tests/unit/one-tap-stripe.test.ts",
   "tests/unit/stored-pages.test.ts",
 ];
 
@@ -38,6 +39,8 @@ export const POSTGRES_FILES = [
   "tests/unit/members-completions.test.ts",
   "tests/unit/members-home-streak.test.ts",
   "tests/unit/members-player.test.ts",
+  "tests/unit/one-tap-stripe.test.ts",
+  "tests/unit/one-tap.test.ts",
   "tests/unit/operations.test.ts",
   "tests/unit/pages-and-analytics.test.ts",
   "tests/unit/payments-fulfilment.test.ts",

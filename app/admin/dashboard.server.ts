@@ -14,7 +14,17 @@ import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import type { Period } from "./format";
 import { flowIdOf, funnelFlows } from "./flows";
-import { activeSubscriptions, attributeToFunnel, funnelReports, retention, revenueByOffer, type Buyer, type EventRow, type FunnelInfo } from "./metrics";
+import {
+  activeSubscriptions,
+  attributeToFunnel,
+  funnelReports,
+  oneTapSummary,
+  retention,
+  revenueByOffer,
+  type Buyer,
+  type EventRow,
+  type FunnelInfo,
+} from "./metrics";
 
 const DAY_MS = 86_400_000;
 /** How far back retention looks for purchases. */
@@ -187,6 +197,7 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
     period,
     funnels: reports,
     revenue: revenueByOffer(events, since),
+    oneTap: oneTapSummary(events, since),
     subscriptions: activeSubscriptions(subscriptions, at),
     retention: retention(
       buyers.map((b) => ({ ...b, funnel: b.funnel ? (flowOf.get(b.funnel) ?? b.funnel) : null })),

@@ -141,6 +141,25 @@ export function revenueByOffer(events: EventRow[], since: Date): OfferRevenue[] 
   return [...groups.values()].sort((a, b) => b.amount - a.amount || a.offer.localeCompare(b.offer));
 }
 
+/** The one-tap offer after purchase (ADR 45): the purchases it was shown after, those it sold, and their revenue. */
+export type OneTapSummary = { shownAfter: number; bought: number; amount: number; currency: string };
+
+export function oneTapSummary(events: EventRow[], since: Date): OneTapSummary {
+  // Shown counts purchases it followed, not page views: a reload shows it again to the same buyer.
+  const shown = new Set<string>();
+  let bought = 0;
+  let cents = 0;
+  for (const e of events) {
+    if (e.createdAt.getTime() < since.getTime()) continue;
+    if (e.name === "upsell_shown") shown.add(typeof e.props.follows === "string" ? e.props.follows : e.visitorId);
+    if (e.name === "upsell_bought") {
+      bought++;
+      cents += Math.round((typeof e.props.price === "number" && Number.isFinite(e.props.price) ? e.props.price : 0) * 100);
+    }
+  }
+  return { shownAfter: shown.size, bought, amount: cents / 100, currency: "USD" };
+}
+
 export type SubscriptionRow = Parameters<typeof viewOf>[0] & {};
 
 export type SubscriptionCounts = { monthly: number; annual: number; lifetime: number };

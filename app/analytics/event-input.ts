@@ -8,7 +8,10 @@ export type EventName =
   | "purchase"
   | "routine_completed"
   /** A visitor's first sight of an experiment's subject, with the variant they were assigned. */
-  | "experiment_viewed";
+  | "experiment_viewed"
+  /** The one-tap offer on /payment-success, shown and bought (ADR 45); a purchase of it is also a 'purchase'. */
+  | "upsell_shown"
+  | "upsell_bought";
 
 export type EventInput = {
   visitorId: string;

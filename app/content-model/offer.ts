@@ -154,6 +154,27 @@ export const Offer = z
     processingLabel: text.default("Loading..."),
     plans: z.array(OfferPlan).min(1),
     sections: z.array(OfferSection).min(1),
+    /**
+     * One further offer /payment-success shows after a purchase here, bought with one tap on the
+     * card just used (ADR 45): a one-time plan of another offer, at its own price here. The page
+     * asks for the buyer's agreement to keep the card (`consentLabel`, unticked).
+     */
+    oneTapOffer: z
+      .object({
+        /** The offer document (_id) whose plan is sold. */
+        offer: Reference,
+        /** A one-time plan of that offer. */
+        planId: id,
+        /** The one-tap price, minor units. */
+        priceMinor: z.number().int().min(50).max(100_000_00),
+        headline: text,
+        text,
+        /** The button, "{price}" filled in. */
+        buttonLabel: text,
+        /** The checkbox on this offer page that agrees to keep the card for it. */
+        consentLabel: text,
+      })
+      .optional(),
   })
   .superRefine((offer, ctx) => {
     const planIds = new Set(offer.plans.map((p) => p.id));

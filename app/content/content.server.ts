@@ -15,6 +15,7 @@ import {
   LANDING_PAGE,
   LEGAL_PAGE,
   OFFER_BY_ID,
+  OFFER_BY_DOCUMENT,
   OFFER_BY_PATH,
   OFFER_FOR_PLAN,
   OFFER_PATHS,
@@ -244,6 +245,11 @@ export function getOfferByPath(path: string): Promise<Offer | null> {
 
 export function getOfferById(offerId: string): Promise<Offer | null> {
   return load(OFFER_BY_ID, { offerId }, zodParse(Offer));
+}
+
+/** The offer a reference points at (its document _id). */
+export function getOfferByDocumentId(id: string): Promise<Offer | null> {
+  return load(OFFER_BY_DOCUMENT, { id }, zodParse(Offer));
 }
 
 /** A content page: an offer page or a quiz, at its own address. */

@@ -66,6 +66,8 @@ export const REFUND_WINDOWS = /* groq */ `*[_type == "offer"] | order(path asc){
 
 /** An offer by its stable id (checkouts and webhooks name offers by id). */
 export const OFFER_BY_ID = /* groq */ `*[_type == "offer" && offerId == $offerId][0]`;
+/** An offer by its document id (a reference's _ref, e.g. a one-tap offer's). */
+export const OFFER_BY_DOCUMENT = /* groq */ `*[_type == "offer" && _id == $id][0]`;
 
 /**
  * Every experiment, running and stopped, with its subject as the id the app knows it by: an

@@ -241,3 +241,17 @@ export function planSwitchEmail(input: { fromPlan: string; toPlan: string; money
     paragraphs: [`Your ${input.fromPlan} has moved to the ${input.toPlan} today.`, ...input.money],
   });
 }
+
+/** A one-tap purchase after checkout (ADR 45): what was bought, what it cost, which card paid. */
+export function oneTapReceiptEmail(input: { amount: string; planName: string; productName: string; profileLink: string; brandName: string }): RenderedEmail {
+  const { amount, planName, productName } = input;
+  return billingEmail({
+    ...input,
+    subject: `Your receipt: ${productName}, ${amount}`,
+    heading: `${productName} is yours`,
+    paragraphs: [
+      `Thank you! We charged ${amount} for your ${planName} (a one-time payment) to the card you used at checkout.`,
+      `${productName} is now in your plans, with lifetime access. Open it from your home page.`,
+    ],
+  });
+}

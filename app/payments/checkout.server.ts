@@ -64,11 +64,15 @@ export async function startCheckout(input: {
   cookieHeader: string | null;
   /** The browser, when it consented to Meta's pixel (ADR 32). */
   adBrowser?: AdBrowser | null;
+  /** The buyer ticked the offer's "save my card" box: its one-tap offer may charge the card (ADR 45). */
+  saveCard?: boolean;
 }): Promise<CheckoutStart> {
   if (env.paymentsOff) return { ok: false, status: 409, reason: "PAYMENTS=off: nothing is on sale" };
   const plan = pricePlan(input.offer, input.planId);
   if (!plan) return { ok: false, status: 400, reason: `unknown plan "${input.planId}" on offer ${input.offer.offerId}` };
   const routinePlanId = input.offer.routinePlan._ref;
+  // Agreement counts only where there is a one-tap offer to agree to.
+  const saveCard = !!input.saveCard && !!input.offer.oneTapOffer;
   // One purchase per product: a member who has it manages it (the billing portal), never buys it twice.
   const entitlements = input.user ? await entitlementsOf(input.user.id) : [];
   const owned = ownedEntitlement(entitlements, routinePlanId);
@@ -103,6 +107,7 @@ export async function startCheckout(input: {
     email: input.user?.email ?? null,
     startedByUserId: input.user?.id ?? null,
     context: JSON.stringify(context),
+    saveCardAgreed: saveCard,
     createdAt: now(),
   };
 
@@ -139,7 +144,11 @@ export async function startCheckout(input: {
       metadata,
       ...(plan.interval
         ? { subscription_data: { metadata } }
-        : { payment_intent_data: { metadata }, ...(customer ? {} : { customer_creation: "always" as const }) }),
+        : {
+            // Kept on the customer for the one-tap offer only when the buyer agreed (a subscription keeps its card anyway).
+            payment_intent_data: { metadata, ...(saveCard ? { setup_future_usage: "off_session" as const } : {}) },
+            ...(customer ? {} : { customer_creation: "always" as const }),
+          }),
     });
     if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });

@@ -21,6 +21,7 @@ import { againIfCreatedMeanwhile, againWhenLocked, db } from "~/utils/db.server"
 import { executeWithin, query, statement } from "~/utils/sql.server";
 import { intervalOf, pricePlan, type Tier } from "~/billing/catalogue";
 import { PAYMENT_SUCCESS_PATH } from "./checkout-steps";
+import { oneTapBought } from "./one-tap-receipt.server";
 
 /** One period after `from` (a month or a year), for a test payment's provisional period. */
 export function addInterval(from: Date, interval: "month" | "year"): Date {
@@ -187,6 +188,23 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       at: input.at,
       params: purchaseEvent(fulfilled.purchase).params,
       sourcePath: PAYMENT_SUCCESS_PATH,
+    });
+  }
+
+  // A one-tap purchase after checkout: its event and receipt, once (ADR 45).
+  if (fulfilled.purchase && session?.followsCheckoutId) {
+    await oneTapBought({
+      checkoutSessionId: session.id,
+      followsCheckoutId: session.followsCheckoutId,
+      visitorId: session.visitorId,
+      userId: fulfilled.userId,
+      email: fulfilled.email,
+      offerId: sold.offerId,
+      planId: sold.planId,
+      planName: sold.name,
+      routinePlanId,
+      amountMinor: sold.amountMinor,
+      currency: sold.currency,
     });
   }
 

@@ -13,6 +13,7 @@ import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { displayPrice, intervalOf, type Tier } from "~/billing/catalogue";
 import { paymentSuccessPath } from "./checkout-steps";
 import { fulfilCheckout } from "./fulfilment.server";
+import type { TestCard } from "./one-tap";
 
 const LOCAL_ID = /^cs_local_[A-Za-z0-9_-]{10,60}$/;
 
@@ -24,6 +25,10 @@ export type LocalCheckoutView = {
   cancelPath: string;
   /** The signed-in buyer's address (fixed), or null (the form asks for one). */
   fixedEmail: string | null;
+  /** The buyer agreed to keep the card: the page lets them choose how the saved test card behaves. */
+  savesCard: boolean;
+  /** A one-tap purchase whose (test) bank asked for authentication: this page stands for it. */
+  authenticating: boolean;
 };
 
 async function findOwn(id: string, visitorId: string) {
@@ -54,11 +59,20 @@ export async function openLocalCheckout(id: string, visitorId: string, user: Ses
     billing: billingText(row.tier as Tier),
     cancelPath: row.cancelPath,
     fixedEmail: user?.email ?? row.email ?? null,
+    savesCard: row.saveCardAgreed,
+    authenticating: row.followsCheckoutId !== null,
   };
 }
 
 /** Pays a checkout of this browser's (null: no such checkout here). */
-export async function completeLocalCheckout(input: { id: string; visitorId: string; user: SessionUser | null; email?: string }): Promise<Go | Refusal | null> {
+export async function completeLocalCheckout(input: {
+  id: string;
+  visitorId: string;
+  user: SessionUser | null;
+  email?: string;
+  /** How the saved test card answers a one-tap charge (only kept when the buyer agreed to save it). */
+  testCard?: TestCard;
+}): Promise<Go | Refusal | null> {
   const row = await findOwn(input.id, input.visitorId);
   if (!row) return null;
   if (row.status === "canceled") return go(safeRedirect(row.cancelPath, "/"));
@@ -71,6 +85,7 @@ export async function completeLocalCheckout(input: { id: string; visitorId: stri
     if (input.user && row.routinePlanId && ownedEntitlement(await entitlementsOf(input.user.id), row.routinePlanId)) {
       return refusal(409, "You already have this plan, so nothing was charged. Go to your plan from the home page.");
     }
+    if (row.saveCardAgreed) await db.checkoutSession.update({ where: { id: row.id }, data: { testCard: input.testCard ?? "approves" } });
     await fulfilCheckout({ checkoutSessionId: row.id, email: email.data, offerId: row.offerId, planId: row.planId, at: now() });
   }
   return paymentSuccess(row.id);

@@ -62,6 +62,8 @@ function buildOfferView(offer: Offer) {
       featured: plan.featured,
     })),
     sections: offer.sections,
+    /** The one-tap offer's "save my card" box under each plan button (ADR 45), or null: none. */
+    saveCardLabel: offer.oneTapOffer?.consentLabel ?? null,
   };
 }
 export type OfferView = ReturnType<typeof buildOfferView>;
@@ -182,6 +184,8 @@ export async function checkoutFromOffer(input: {
   cookieHeader: string | null;
   /** The browser, when it consented to Meta's pixel: the checkout's InitiateCheckout is reported (ADR 32). */
   adBrowser?: AdBrowser | null;
+  /** The "save my card" box of the one-tap offer (ADR 45). */
+  saveCard?: boolean;
 }): Promise<Go | Refusal | null> {
   const page = await getOfferByPath(input.path);
   if (!page) return null;
@@ -195,6 +199,7 @@ export async function checkoutFromOffer(input: {
     visitorId: input.visitorId,
     cookieHeader: input.cookieHeader,
     adBrowser: input.adBrowser,
+    saveCard: input.saveCard,
   });
   if (started.ok) return go(started.url);
   if ("owned" in started) return refusal(409, ownershipOf(offer, started.owned).headline, { field: "planId" });

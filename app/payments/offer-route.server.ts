@@ -51,7 +51,7 @@ export async function offerRouteLoader({ request, context }: LoaderFunctionArgs,
 }
 
 /** A plan button: two hidden fields. The server prices the plan from its id. */
-const PlanButtonForm = z.object({ intent: z.literal("checkout"), planId: z.string().max(100) });
+const PlanButtonForm = z.object({ intent: z.literal("checkout"), planId: z.string().max(100), saveCard: z.literal("on").optional() });
 
 /** A plan button: to the checkout (303), or the form's answer saying why not. */
 export async function offerRouteAction({ request, context }: ActionFunctionArgs, path: string) {
@@ -66,6 +66,7 @@ export async function offerRouteAction({ request, context }: ActionFunctionArgs,
     visitorId: context.visitorId,
     cookieHeader: request.headers.get("Cookie"),
     adBrowser: adBrowserOf(request, context.clientIp),
+    saveCard: submission.value.saveCard === "on",
   });
   if (!outcome) throw notFound(request);
   return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);

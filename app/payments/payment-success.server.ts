@@ -24,6 +24,7 @@ import { toastHeader } from "~/utils/toast.server";
 import type { Tier } from "~/billing/catalogue";
 import { paymentSuccessPath } from "./checkout-steps";
 import { fulfilCheckout } from "./fulfilment.server";
+import { oneTapOfferAfter, type OneTapView } from "./one-tap.server";
 import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
 import { stripeClient } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
@@ -33,7 +34,16 @@ export type PaymentState =
   | { state: "unverified" }
   | { state: "pending" }
   | { state: "canceled"; offerPath: string }
-  | { state: "paid"; tier: Tier; email: string | null; emailStatus: "sent" | "failed" | null; access: PaidAccess; routinePlan: string | null };
+  | {
+      state: "paid";
+      tier: Tier;
+      email: string | null;
+      emailStatus: "sent" | "failed" | null;
+      access: PaidAccess;
+      routinePlan: string | null;
+      /** The one-tap offer after this purchase (ADR 45), or null. */
+      oneTap: OneTapView | null;
+    };
 
 /** What this browser can do with the purchase now: everything, this routine, or sign in first. */
 export type PaidAccess = "signed-in" | "purchase" | "sign-in-by-link";
@@ -145,5 +155,6 @@ export async function checkPayment(input: PaymentSuccessInput): Promise<PaymentS
     access: session?.userId !== row.userId ? "sign-in-by-link" : session.kind === "full" ? "signed-in" : "purchase",
     // The routine plan this purchase unlocked, by name ("Your Crease-Free Makeup routine is now active").
     routinePlan: row.routinePlanId ? ((await getPlan(row.routinePlanId))?.name ?? null) : null,
+    oneTap: await oneTapOfferAfter(row),
   };
 }

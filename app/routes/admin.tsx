@@ -61,7 +61,7 @@ function Stat({ label, value, note, testId }: { label: string; value: string | n
 }
 
 export default function Admin() {
-  const { email, adminId, period, funnels, revenue, subscriptions, retention, query, members, confirm } = useLoaderData<typeof loader>();
+  const { email, adminId, period, funnels, revenue, oneTap, subscriptions, retention, query, members, confirm } = useLoaderData<typeof loader>();
   const errors = formErrorsOf(useActionData<typeof action>());
   const periodLink = (days: number) => `/admin?${new URLSearchParams({ days: String(days), ...(query ? { q: query } : {}) })}`;
   return (
@@ -181,6 +181,10 @@ export default function Admin() {
         ) : (
           <p className="mt-2 text-sm text-muted">No purchases in this period.</p>
         )}
+        <p className="mt-4 text-sm" data-testid="one-tap-summary">
+          <span className="font-semibold">One-tap offer after purchase:</span> shown after {oneTap.shownAfter} purchase{oneTap.shownAfter === 1 ? "" : "s"},
+          bought {oneTap.bought} time{oneTap.bought === 1 ? "" : "s"}, {money(oneTap.amount, oneTap.currency)} (also in the offer rows above).
+        </p>
       </Panel>
 
       <Panel id="retention" title="Retention">

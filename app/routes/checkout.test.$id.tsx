@@ -20,6 +20,7 @@ import { formPageHeaders } from "~/utils/route-headers";
 import { localTestPayments } from "~/payments/stripe.server";
 import { env } from "~/utils/env.server";
 import { TestModeBadge } from "~/payments/components/test-mode-badge";
+import { TEST_CARDS } from "~/payments/one-tap";
 
 export const headers = formPageHeaders;
 
@@ -44,18 +45,20 @@ const CheckoutForm = z.object({
   intent: z.enum(["complete", "cancel"], { error: "Please use the buttons on the page." }),
   // Required only when the checkout has no address yet: the domain decides (a signed-in buyer's is fixed).
   email: z.string().optional(),
+  // The saved test card's answer to the one-tap offer's charge (ADR 45).
+  testCard: z.enum(TEST_CARDS).optional(),
 });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!testCheckoutOpen()) throw notFound(request);
   const { submission, status } = await parseForm(request, CheckoutForm);
   if (submission.status !== "success") return data(submission.reply(), { status });
-  const { intent, email } = submission.value;
+  const { intent, email, testCard } = submission.value;
   const id = params.id ?? "";
   const outcome =
     intent === "cancel"
       ? await cancelLocalCheckout({ id, visitorId: context.visitorId })
-      : await completeLocalCheckout({ id, visitorId: context.visitorId, user: (await getSession(request))?.user ?? null, email });
+      : await completeLocalCheckout({ id, visitorId: context.visitorId, user: (await getSession(request))?.user ?? null, email, testCard });
   if (!outcome) throw notFound(request);
   return isRefusal(outcome) ? replyRefused(submission, outcome) : goTo(outcome);
 }
@@ -69,7 +72,10 @@ export default function TestCheckout() {
   return (
     <AuthCard>
       <TestModeBadge />
-      <h1 className="mt-5 text-center text-3xl font-semibold">Checkout</h1>
+      <h1 className="mt-5 text-center text-3xl font-semibold">{order.authenticating ? "Confirm your payment" : "Checkout"}</h1>
+      {order.authenticating ? (
+        <p className="mt-2 text-center text-muted">Your bank asks you to confirm this payment. Nothing has been charged yet.</p>
+      ) : null}
       <section aria-label="Your order" className="mt-6 rounded-2xl border border-line bg-cream/60 p-5">
         <div className="flex items-start justify-between gap-4">
           <div>
@@ -98,6 +104,17 @@ export default function TestCheckout() {
             hint="We'll create your account and send your access details here."
           />
         )}
+        {order.savesCard ? (
+          <fieldset className="grid gap-2 rounded-2xl border border-line px-4 py-3 text-sm">
+            <legend className="px-1 font-semibold">Saved test card, for the one-tap offer</legend>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="testCard" value="approves" defaultChecked className="accent-rose-600" /> Approves one-tap payments
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="testCard" value="authenticate" className="accent-rose-600" /> Asks for authentication (like a bank's 3-D Secure)
+            </label>
+          </fieldset>
+        ) : null}
         <div className="rounded-2xl border border-dashed border-line px-4 py-3 text-sm text-muted">
           No card needed: this is the local test checkout. With Stripe configured, this step is Stripe Checkout.
         </div>

@@ -4,8 +4,9 @@
  * routine just bought (an address not yet verified), or sign in by link first
  * (payment-success.server.ts).
  */
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
 import { CheckEmailSteps } from "~/components/check-email-steps";
 import { ErrorBox } from "~/components/ui/error-box";
 import { getSession } from "~/auth/guards.server";
@@ -15,7 +16,10 @@ import { getSiteSettings } from "~/content/content.server";
 import { pixelEventOnce } from "~/analytics/conversions.server";
 import { EMAIL_ERROR, VERIFICATION_ERROR } from "~/payments/messages";
 import { checkPayment } from "~/payments/payment-success.server";
-import { isGo } from "~/utils/outcome";
+import { buyOneTap, type OneTapView } from "~/payments/one-tap.server";
+import { parseForm } from "~/utils/form.server";
+import { notFound } from "~/utils/http.server";
+import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { formPageHeaders } from "~/utils/route-headers";
 
@@ -39,6 +43,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const purchase = outcome.state === "paid" && checkoutSessionId ? await pixelEventOnce(request, checkoutSessionId, "Purchase") : null;
   const status = outcome.state === "no-session" ? 400 : outcome.state === "unverified" ? 404 : 200;
   return data({ ...outcome, supportEmail, pixelEvents: purchase ? [purchase] : [] }, { status, headers: { "Referrer-Policy": "same-origin" } });
+}
+
+/** The one-tap offer's button: nothing but its intent (what is sold comes from the purchase). */
+const OneTapForm = z.object({ intent: z.literal("one-tap", { error: "Please use the button on the page." }) });
+
+/** The one tap (ADR 45): charged once however often it is pressed, then this page again. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { submission, status } = await parseForm(request, OneTapForm);
+  if (submission.status !== "success") return data({ oneTapError: "Please use the button on the page." }, { status });
+  const purchaseId = new URL(request.url).searchParams.get("session_id") ?? "";
+  const outcome = await buyOneTap({ purchaseId, visitorId: context.visitorId });
+  if (!outcome) throw notFound(request);
+  if (isRefusal(outcome)) return data({ oneTapError: outcome.message }, { status: outcome.status });
+  throw goTo(outcome);
 }
 
 export const headers = formPageHeaders;
@@ -70,12 +88,48 @@ function paidText(tier: string, routinePlan: string | null): string {
   return `Your ${routinePlan ? `${routinePlan} subscription` : "subscription"} is active. We're sending you access details via email.`;
 }
 
+/** The one further offer after a purchase, bought with one tap on the card just used (ADR 45). */
+function OneTapOffer({ offer, error }: { offer: OneTapView; error: string | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "one-tap";
+  if (offer.state === "bought") {
+    return (
+      <section aria-labelledby="one-tap" className="mt-7 rounded-2xl border border-[#cfe0d3] bg-[#f1f7f2] p-5 text-center">
+        <h2 id="one-tap" className="text-xl font-semibold">
+          {offer.productName} added
+        </h2>
+        <p className="mt-1 text-sm text-muted">
+          We charged {offer.price} to the card you just used and e-mailed you a receipt. It's waiting on your home page.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="one-tap" className="mt-7 rounded-2xl border border-rose-200 bg-rose-50/60 p-5">
+      <p className="text-center text-xs font-semibold uppercase tracking-wide text-rose-700">One-time offer</p>
+      <h2 id="one-tap" className="mt-1 text-center text-2xl font-semibold">
+        {offer.headline}
+      </h2>
+      <p className="mt-2 text-center text-sm text-muted">{offer.text}</p>
+      {error ? <ErrorBox className="mt-4" title="Nothing was charged" description={error} /> : null}
+      <Form method="post" className="mt-4">
+        <input type="hidden" name="intent" value="one-tap" />
+        <button type="submit" className="btn-primary w-full" disabled={busy} aria-busy={busy}>
+          {busy ? "Processing..." : offer.buttonLabel}
+        </button>
+      </Form>
+      <p className="mt-2 text-center text-xs text-muted">Charged once, {offer.price}, to the card you just used. No subscription.</p>
+    </section>
+  );
+}
+
 function Spinner() {
   return <span className="mx-auto block h-10 w-10 animate-spin rounded-full border-4 border-rose-100 border-t-rose-600" aria-hidden="true" />;
 }
 
 export default function PaymentSuccess() {
   const result = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
 
   if (result.state === "pending") {
     return (
@@ -166,6 +220,11 @@ export default function PaymentSuccess() {
         </section>
       ) : result.emailStatus === "failed" ? (
         <ErrorBox className="mt-6" title={EMAIL_ERROR.title} description={EMAIL_ERROR.description} />
+      ) : null}
+      {result.oneTap ? (
+        <OneTapOffer offer={result.oneTap} error={actionData?.oneTapError ?? null} />
+      ) : actionData?.oneTapError ? (
+        <ErrorBox className="mt-6" title="Nothing was charged" description={actionData.oneTapError} />
       ) : null}
       <div className="mt-7 grid gap-3">
         {result.access === "sign-in-by-link" ? (

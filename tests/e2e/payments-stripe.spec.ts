@@ -290,3 +290,113 @@ test("Stripe mode: offer → Stripe Checkout → signed webhooks → payment suc
     await fake.close();
   }
 });
+
+test("Stripe mode: the one-tap offer charges the saved card once, and asks for authentication at Checkout when the bank wants it @no-js", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const fake = await startFakeStripe();
+  const { base, child, dataDir } = await startStripeModeServer(fake);
+  try {
+    await page.route("https://checkout.stripe.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
+
+    /** A Crease-Free purchase at Stripe with the card saved for the one-tap offer; back on /payment-success. */
+    const buyWithSavedCard = async (email: string, card: string) => {
+      await page.goto(`${base}/sales`);
+      const plan = page.getByRole("article", { name: "Crease-Free Makeup Routine" });
+      await plan.getByRole("checkbox", { name: /^Save my card for a one-tap offer/ }).check();
+      await plan.getByRole("button", { name: "Get My Personalized Routine" }).click();
+      await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, { timeout: 15_000 });
+      // The agreement asks Stripe to keep the card for charges without the buyer present.
+      expect(fake.checkoutRequests.at(-1)).toMatchObject({
+        mode: "payment",
+        "payment_intent_data[setup_future_usage]": "off_session",
+        customer_creation: "always",
+      });
+      const sessionId = page.url().split("/").pop()!;
+      const session = fake.sessions.get(sessionId)!;
+      fake.paymentIntents.set(`pi_${sessionId}`, {
+        id: `pi_${sessionId}`,
+        object: "payment_intent",
+        amount: 2999,
+        currency: "usd",
+        customer: `cus_${sessionId}`,
+        payment_method: card,
+        status: "succeeded",
+        metadata: session.metadata,
+      });
+      Object.assign(session, {
+        status: "complete",
+        payment_status: "paid",
+        customer: `cus_${sessionId}`,
+        payment_intent: `pi_${sessionId}`,
+        customer_details: { email },
+      });
+      expect((await webhook(base, "checkout.session.completed", session as never)).status).toBe(200);
+      const successUrl = session.success_url.replace("{CHECKOUT_SESSION_ID}", sessionId);
+      await page.goto(successUrl);
+      await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+      return { sessionId, successUrl };
+    };
+    const receipts = (email: string) =>
+      (fs.existsSync(path.join(dataDir, "mailbox")) ? mailboxOf(dataDir, email) : []).filter((m) => m.subject.startsWith("Your receipt"));
+
+    // The card charges: a double tap, the button, and a resent post make one PaymentIntent.
+    const email = `one-tap-stripe-${testInfo.project.name}-${Date.now()}@example.com`;
+    const first = await buyWithSavedCard(email, "pm_card_visa");
+    await expect(page.getByRole("region", { name: "Add Makeup Prep for $19" })).toBeVisible();
+    const taps = await Promise.all([1, 2].map(() => page.request.post(first.successUrl, { form: { intent: "one-tap" }, maxRedirects: 0 })));
+    expect(taps.map((tap) => tap.status())).toEqual([303, 303]);
+    await page.getByRole("button", { name: "Add Makeup Prep - $19" }).click();
+    await expect(page.getByRole("region", { name: "Makeup Prep Plan added" })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("region", { name: "Makeup Prep Plan added" })).toBeVisible();
+    const charges = fake.paymentIntentRequests.filter((r) => r.fields["metadata[follows]"] === first.sessionId);
+    // A tap that finds the purchase stored asks nothing of Stripe; those that overlap send the same key.
+    expect(charges.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(charges.map((r) => r.idempotencyKey)).size).toBe(1);
+    expect(charges[0].fields).toMatchObject({
+      amount: "1900",
+      currency: "usd",
+      customer: `cus_${first.sessionId}`,
+      payment_method: "pm_card_visa",
+      off_session: "true",
+      confirm: "true",
+    });
+    expect([...fake.paymentIntents.values()].filter((pi) => pi.metadata.follows === first.sessionId)).toHaveLength(1);
+    await expect.poll(() => receipts(email).map((m) => m.subject)).toEqual(["Your receipt: Makeup Prep, $19"]);
+
+    // A bank that wants the buyer present: Stripe Checkout for the one-tap price, on the same customer.
+    const strict = `one-tap-3ds-${testInfo.project.name}-${Date.now()}@example.com`;
+    fake.cardsNeedingAuthentication.add("pm_card_authenticationRequired");
+    // Another buyer, in a browser of their own (this one holds the first buyer's purchase session).
+    await page.context().clearCookies();
+    const second = await buyWithSavedCard(strict, "pm_card_authenticationRequired");
+    const checkoutsBefore = new Set(fake.sessions.keys());
+    await page.getByRole("button", { name: "Add Makeup Prep - $19" }).click();
+    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, { timeout: 15_000 });
+    const confirmId = page.url().split("/").pop()!;
+    expect(checkoutsBefore.has(confirmId)).toBe(false);
+    expect(fake.checkoutRequests.at(-1)).toMatchObject({
+      mode: "payment",
+      customer: `cus_${second.sessionId}`,
+      "line_items[0][price_data][unit_amount]": "1900",
+    });
+    // Tapping again meanwhile opens the same Checkout, never a second one.
+    const again = await page.request.post(second.successUrl, { form: { intent: "one-tap" }, maxRedirects: 0 });
+    expect(again.headers().location).toBe(`https://checkout.stripe.com/c/pay/${confirmId}`);
+    expect(receipts(strict)).toHaveLength(0);
+
+    const confirm = fake.sessions.get(confirmId)!;
+    Object.assign(confirm, { status: "complete", payment_status: "paid", customer: `cus_${second.sessionId}`, customer_details: { email: strict } });
+    expect((await webhook(base, "checkout.session.completed", confirm as never)).status).toBe(200);
+    await page.goto(confirm.success_url.replace("{CHECKOUT_SESSION_ID}", confirmId));
+    await expect(page.getByText("Your Makeup Prep routine is now active with lifetime access!", { exact: false })).toBeVisible();
+    await expect.poll(() => receipts(strict).length).toBe(1);
+    await page.goto(second.successUrl);
+    await expect(page.getByRole("button", { name: "Add Makeup Prep - $19" })).toHaveCount(0);
+  } finally {
+    child.kill("SIGTERM");
+    await fake.close();
+  }
+});

@@ -26,6 +26,19 @@ export type FakeCheckoutSession = {
   cancel_url: string;
   /** A paid subscription checkout's first invoice (the test sets it, with invoicePayments). */
   invoice?: string | null;
+  /** A paid payment-mode checkout's PaymentIntent (the test sets it, with paymentIntents); expandable. */
+  payment_intent?: string | null;
+};
+
+export type FakePaymentIntent = {
+  id: string;
+  object: "payment_intent";
+  amount: number;
+  currency: string;
+  customer: string | null;
+  payment_method: string | null;
+  status: "succeeded" | "requires_payment_method";
+  metadata: Record<string, string>;
 };
 
 type FakeSubscription = {
@@ -82,6 +95,12 @@ export type FakeStripe = {
   >;
   /** Make the next checkout creation fail with a Stripe error. */
   failNextCheckout: boolean;
+  /** PaymentIntents by id: a checkout's (set by the test) and those the app created. */
+  paymentIntents: Map<string, FakePaymentIntent>;
+  /** Each POST /v1/payment_intents: its fields and Idempotency-Key. */
+  paymentIntentRequests: { fields: Record<string, string>; idempotencyKey: string | null }[];
+  /** Saved cards whose off-session charges the bank wants authenticated (Stripe's authentication_required). */
+  cardsNeedingAuthentication: Set<string>;
   close(): Promise<void>;
 };
 
@@ -113,8 +132,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     previewRequests: [],
     subscriptionUpdates: [],
     failNextRefund: false,
+    paymentIntents: new Map(),
+    paymentIntentRequests: [],
+    cardsNeedingAuthentication: new Set(),
   } as unknown as FakeStripe;
   const refundsByKey = new Map<string, string>();
+  // Stripe answers a repeated Idempotency-Key with the first answer (status and body).
+  const answersByKey = new Map<string, { status: number; body: unknown }>();
   const DAY = 86_400;
   const periodSeconds = (interval: unknown) => (interval === "year" ? 365 * DAY : 30 * DAY);
   const notFound = (what: string) => ({ error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` } });
@@ -129,8 +153,44 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (req.headers.authorization !== "Bearer sk_test_fake")
       return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
     const url = new URL(req.url ?? "/", "http://localhost");
+    const idempotencyKey = typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
+    const keyed = idempotencyKey ? answersByKey.get(`${url.pathname}:${idempotencyKey}`) : undefined;
+    const sendOnce = (status: number, body: unknown) => {
+      if (idempotencyKey) answersByKey.set(`${url.pathname}:${idempotencyKey}`, { status, body });
+      send(status, body);
+    };
+    if (req.method === "POST" && url.pathname === "/v1/payment_intents") {
+      fake.paymentIntentRequests.push({ fields, idempotencyKey });
+      if (keyed) return send(keyed.status, keyed.body);
+      const intent: FakePaymentIntent = {
+        id: `pi_${String(++counter).padStart(6, "0")}${Math.random().toString(36).slice(2, 10)}`,
+        object: "payment_intent",
+        amount: Number(fields.amount),
+        currency: fields.currency,
+        customer: fields.customer ?? null,
+        payment_method: fields.payment_method ?? null,
+        status: "succeeded",
+        metadata: metadataOf(fields),
+      };
+      if (fields.off_session === "true" && fake.cardsNeedingAuthentication.has(intent.payment_method ?? "")) {
+        intent.status = "requires_payment_method";
+        fake.paymentIntents.set(intent.id, intent);
+        return sendOnce(402, {
+          error: {
+            type: "card_error",
+            code: "authentication_required",
+            decline_code: "authentication_required",
+            message: "This payment required an authentication action to complete, but `error_on_requires_action` was set.",
+            payment_intent: intent,
+          },
+        });
+      }
+      fake.paymentIntents.set(intent.id, intent);
+      return sendOnce(200, intent);
+    }
     if (req.method === "POST" && url.pathname === "/v1/checkout/sessions") {
       fake.checkoutRequests.push(fields);
+      if (keyed) return send(keyed.status, keyed.body);
       if (fake.failNextCheckout) {
         fake.failNextCheckout = false;
         return send(400, { error: { type: "invalid_request_error", message: "Something is wrong with this request" } });
@@ -153,12 +213,19 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         cancel_url: fields.cancel_url,
       };
       fake.sessions.set(id, session);
-      return send(200, session);
+      return sendOnce(200, session);
     }
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && sessionMatch) {
       const session = fake.sessions.get(sessionMatch[1]);
-      return session ? send(200, session) : send(404, { error: { type: "invalid_request_error", message: "No such checkout session" } });
+      if (!session) return send(404, { error: { type: "invalid_request_error", message: "No such checkout session" } });
+      // expand[]=payment_intent / subscription: the objects instead of their ids.
+      const expand = url.searchParams.getAll("expand[]").concat(url.searchParams.getAll("expand[0]"), url.searchParams.getAll("expand[1]"));
+      const expanded: Record<string, unknown> = { ...session };
+      if (expand.includes("payment_intent") && session.payment_intent)
+        expanded.payment_intent = fake.paymentIntents.get(session.payment_intent) ?? session.payment_intent;
+      if (expand.includes("subscription") && session.subscription) expanded.subscription = fake.subscriptions.get(session.subscription) ?? session.subscription;
+      return send(200, expanded);
     }
     const customerMatch = /^\/v1\/customers\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && customerMatch) {

@@ -33,6 +33,8 @@ describe("local test checkout (no Stripe key)", () => {
       billing: "Billed every year, renews automatically",
       cancelPath: "/subscribe",
       fixedEmail: null,
+      savesCard: false,
+      authenticating: false,
     });
     expect(await openLocalCheckout(id, "someone-else", null)).toBeNull();
     expect(await openLocalCheckout("cs_local_../../etc", "visitor-local-1", null)).toBeNull();
@@ -134,6 +136,7 @@ describe("payment success after a test payment", () => {
       emailStatus: "sent",
       access: "purchase",
       routinePlan: "Crease-Free Makeup",
+      oneTap: null,
     });
     // Asked again: no second session, no second e-mail.
     expect(await ask(id, "visitor-ps-1")).toMatchObject({ state: "paid", access: "sign-in-by-link" });

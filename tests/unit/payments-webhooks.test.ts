@@ -660,6 +660,8 @@ describe("payment success in Stripe mode", () => {
       emailStatus: "sent",
       access: "purchase",
       routinePlan: "Crease-Free Makeup",
+      // No one-tap offer: the buyer did not agree to keep the card (ADR 45).
+      oneTap: null,
     });
   });
 });

@@ -52,6 +52,13 @@ function BuyButton({ planId, label, className }: { planId: string; label: string
       <button type="submit" className={className} disabled={busy} aria-busy={busy}>
         {busy ? offer.processingLabel : label}
       </button>
+      {offer.saveCardLabel ? (
+        // Unticked: keeping the card for the one-tap offer is the buyer's choice (ADR 45).
+        <label className="mt-3 flex items-start gap-2 text-left text-sm text-muted">
+          <input type="checkbox" name="saveCard" className="mt-0.5 h-4 w-4 shrink-0 accent-rose-600" />
+          <span>{offer.saveCardLabel}</span>
+        </label>
+      ) : null}
     </Form>
   );
 }

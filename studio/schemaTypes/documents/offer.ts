@@ -139,6 +139,21 @@ export const offer = defineType({
     s("processingLabel", "Button text while the checkout opens"),
     defineField({ name: "plans", title: "Plans", type: "array", of: [defineArrayMember({ type: "offerPlan" })] }),
     defineField({
+      name: "oneTapOffer",
+      title: "One-tap offer after purchase",
+      type: "object",
+      description: "Shown once on the payment success page; bought with the card just used. Empty: none.",
+      fields: [
+        defineField({ name: "offer", title: "Offer sold", type: "reference", to: [{ type: "offer" }] }),
+        s("planId", "Its one-time plan (id)"),
+        defineField({ name: "priceMinor", title: "One-tap price (cents)", type: "number" }),
+        s("headline", "Headline"),
+        s("text", "Text"),
+        s("buttonLabel", "Button ({price} is the price)"),
+        s("consentLabel", "Checkbox on this page: agree to keep the card"),
+      ],
+    }),
+    defineField({
       name: "sections",
       title: "Page sections",
       type: "array",
