@@ -170,6 +170,8 @@ build.entry.module.watchContentVersion();
 const stopPruning = build.entry.module.startPruning();
 // Daily reminder e-mails due are claimed and sent every minute, on every instance (app/reminders/reminders.server.ts).
 const stopReminders = build.entry.module.startReminders();
+// Recovery e-mails due (ADR 44) are claimed and sent the same way (app/recovery/leads.server.ts).
+const stopRecovery = build.entry.module.startRecovery();
 // Meta Conversions API events not yet sent are retried every minute (app/analytics/conversions-api.server.ts).
 const stopConversionsApi = build.entry.module.startConversionsApi();
 
@@ -185,6 +187,7 @@ function shutdown(code) {
   draining = true;
   stopPruning();
   stopReminders();
+  stopRecovery();
   stopConversionsApi();
   build.entry.module.stopWatchingContentVersion();
   // Queued analytics events are written before the database closes (app/analytics/event-batch.server.ts).

@@ -27,6 +27,7 @@ export { logger, logRequest, pathOf } from "./utils/logger.server";
 export { reportReadiness, serveHealthCheck } from "./operations/health.server";
 export { startPruning } from "./operations/pruning.server";
 export { startReminders } from "./reminders/reminders.server";
+export { startRecovery } from "./recovery/leads.server";
 export { startConversionsApi } from "./analytics/conversions-api.server";
 export { flushEvents } from "./analytics/event-batch.server";
 export { refuseRequest } from "./security/request-guard.server";

@@ -18,9 +18,19 @@ export type EventName =
   | "purchase"
   | "routine_completed"
   /** A visitor's first sight of an experiment's subject, with the variant they were assigned. */
-  | "experiment_viewed";
+  | "experiment_viewed"
+  /** An address given at a funnel's e-mail step (props.consent: marketing e-mails agreed). */
+  | "email_captured"
+  /** Recovery e-mails (ADR 44): props.kind "sequence" (props.number) or "checkout"; props.lead. */
+  | "recovery_sent"
+  | "recovery_opened"
+  | "recovery_clicked"
+  /** A purchase by a lead after a recovery e-mail was sent to them (props.price, props.currency). */
+  | "recovery_purchased";
 
 export type EventInput = {
+  /** Given when the caller needs the id before the event is written (a pixel event carries it); else a new one. */
+  id?: string;
   visitorId: string;
   name: EventName;
   funnel?: string;
@@ -36,7 +46,7 @@ export type EventInput = {
  * Hot-path SQL: funnel steps and finished routines record one on nearly every request.
  */
 export async function recordEvent(event: EventInput): Promise<string | null> {
-  const id = crypto.randomUUID();
+  const id = event.id ?? crypto.randomUUID();
   try {
     const variants = await eventVariants(event.visitorId);
     await execute(sql`

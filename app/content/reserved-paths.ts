@@ -35,6 +35,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   "privacy-policy",
   "profile",
   "registration",
+  "recover",
   "reminders",
   "terms-of-service",
   "test",

@@ -31,6 +31,8 @@ import { formPageHeaders } from "~/utils/route-headers";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
+import { recordLead } from "~/recovery/leads.server";
+import { now } from "~/utils/clock.server";
 
 const offerPageModule = preloadable(() => import("~/payments/components/offer-page"));
 
@@ -82,8 +84,13 @@ async function stepPage(
     if (eventId && consented && event.funnel) {
       const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
       if (event.name === "funnel_viewed") pixelEvents.push(viewContentEvent(info));
-      if (event.name === "funnel_completed") pixelEvents.push(leadEvent(info));
+      // A funnel with an e-mail step counts its Lead when the address is given (below).
+      if (event.name === "funnel_completed" && outcome.emailLead === undefined) pixelEvents.push(leadEvent(info));
     }
+  }
+  if (consented && outcome.emailLead) {
+    const funnel = outcome.view.funnel;
+    pixelEvents.push(leadEvent({ funnel: funnel.id, title: funnel.pageTitle, eventId: outcome.emailLead }));
   }
   if (pixelEvents.length) return { ...outcome.view, pixelEvents };
   // Opening this step changed nothing, so its rendered page may be served again from memory.
@@ -103,6 +110,7 @@ export async function action(args: ActionFunctionArgs) {
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
   for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
+  if (answered.lead) await recordLead(answered.lead, context.visitorId, now());
   // The app's own JavaScript gets the next step's page with the answer: one request per step.
   const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
   if (!next) return goTo(answered);

@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import type { Step } from "../schema";
 import type { StepView, ViewOf } from "../view";
 import { AnalysingStep } from "./analysing-step";
+import { EmailStep } from "./email-step";
 import { IntroStep } from "./intro-step";
 import { QuestionStep } from "./question-step";
 import { InsightStep, ResultStep } from "./result-step";
@@ -16,6 +17,7 @@ const renderers: Renderers = {
   analysing: AnalysingStep,
   insight: InsightStep,
   summary: SummaryStep,
+  email: EmailStep,
   result: ResultStep,
 };
 
