@@ -258,3 +258,92 @@ describe("the recovery links", () => {
     expect(leadFromUnsubscribeToken(token!.replace("0f8f", "0f8e"))).toBeNull();
   });
 });
+
+describe("the admin's numbers for leads and recovery", () => {
+  const T0 = new Date("2026-11-01T12:00:00Z");
+  const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);
+  const ev = (visitorId: string, name: string, hours: number, props: Record<string, unknown> = {}, variants: Record<string, string> | null = null) => ({
+    visitorId,
+    name,
+    props,
+    variants,
+    createdAt: at(hours),
+  });
+
+  it("are counted from the log: leads, lead → purchase, sent/opened/clicked, recovered revenue, per variant", async () => {
+    const { recoveryReports } = await import("~/admin/recovery-metrics");
+    const A = { "email-step": "on" };
+    const B = { "email-step": "later" };
+    const log = [
+      ev("old", "email_captured", -100, { consent: true }, A),
+      ev("a", "email_captured", 0, { consent: true }, A),
+      ev("b", "email_captured", 0, { consent: false }, A),
+      ev("c", "email_captured", 0, { consent: true }, B),
+      ev("a", "recovery_sent", 1, { kind: "sequence" }),
+      ev("c", "recovery_sent", 1, { kind: "sequence" }),
+      ev("a", "recovery_opened", 2),
+      ev("a", "recovery_clicked", 2),
+      ev("a", "recovery_purchased", 3, { price: 59, currency: "USD" }),
+      ev("b", "purchase", 4, { price: 9.99, currency: "USD" }),
+      ev("old", "purchase", -99, { price: 9.99, currency: "USD" }),
+    ];
+    const [all, later, on] = recoveryReports(log, at(-1));
+    expect(all).toEqual({
+      variant: null,
+      leads: 3,
+      consenting: 2,
+      leadPurchases: 2,
+      leadToPurchase: 2 / 3,
+      sent: 2,
+      opened: 1,
+      clicked: 1,
+      recoveredPurchases: 1,
+      recoveredRevenue: [{ currency: "USD", amount: 59 }],
+    });
+    expect(on).toMatchObject({ variant: "email-step: on", leads: 2, leadPurchases: 2, sent: 1, recoveredPurchases: 1 });
+    expect(later).toMatchObject({ variant: "email-step: later", leads: 1, leadPurchases: 0, leadToPurchase: 0, sent: 1, recoveredRevenue: [] });
+  });
+
+  it("on the dashboard equal the event log after a real sequence: lead, e-mail, open, click, purchase", async () => {
+    const { recordEvent } = await import("~/analytics/events.server");
+    const { flushEvents } = await import("~/analytics/event-batch.server");
+    const { recoveryView } = await import("~/admin/dashboard.server");
+    const { noteOpened, restoreFromLead } = await import("~/recovery/leads.server");
+    const since = new Date(Date.now() - 1000);
+    const email = `lead-${crypto.randomUUID()}@glowcoach.test`;
+    const visitorId = crypto.randomUUID();
+    const answered = await answerEmail({ email, consent: true, timeZone: "UTC" });
+    for (const event of answered.events) await recordEvent({ ...event, visitorId });
+    const leadId = await recordLead(answered.lead as LeadToRecord, visitorId, MORNING);
+    await runDueRecovery(new Date(MORNING.getTime() + HOUR), outbox().send);
+    await noteOpened(leadId, "1");
+    await noteOpened(leadId, "1");
+    await restoreFromLead(leadId, "1", crypto.randomUUID());
+    await noteLeadPurchase({ visitorId: crypto.randomUUID(), email, at: new Date(MORNING.getTime() + 2 * HOUR), price: 9.99, currency: "USD" });
+    await flushEvents();
+
+    const [everyone] = await recoveryView(since);
+    const counted = async (name: string) =>
+      (
+        await db.analyticsEvent.findMany({
+          where: {
+            name,
+            createdAt: { gte: since },
+            visitorId: { in: (await db.analyticsEvent.findMany({ where: { name: "email_captured", createdAt: { gte: since } } })).map((e) => e.visitorId) },
+          },
+        })
+      ).length;
+    expect(everyone.leads).toBe(
+      new Set((await db.analyticsEvent.findMany({ where: { name: "email_captured", createdAt: { gte: since } } })).map((e) => e.visitorId)).size,
+    );
+    expect(everyone.sent).toBe(await counted("recovery_sent"));
+    expect(everyone.opened).toBe(await counted("recovery_opened"));
+    expect(everyone.recoveredPurchases).toBe(await counted("recovery_purchased"));
+    // This lead's own trail: one e-mail, opened once (twice loaded), clicked on another device, bought.
+    const trail = await db.analyticsEvent.findMany({ where: { visitorId }, orderBy: { createdAt: "asc" } });
+    expect(trail.map((e) => e.name)).toEqual(["email_captured", "recovery_sent", "recovery_opened", "recovery_purchased"]);
+    expect(everyone.sent).toBeGreaterThanOrEqual(1);
+    expect(everyone.opened).toBeGreaterThanOrEqual(1);
+    expect(everyone.recoveredRevenue.find((r) => r.currency === "USD")?.amount).toBeGreaterThanOrEqual(9.99);
+  });
+});
