@@ -23,7 +23,6 @@ export type EventName =
   | "email_captured"
   /** Recovery e-mails (ADR 44): props.kind "sequence" (props.number) or "checkout"; props.lead. */
   | "recovery_sent"
-  | "recovery_opened"
   | "recovery_clicked"
   /** A purchase by a lead after a recovery e-mail was sent to them (props.price, props.currency). */
   | "recovery_purchased";

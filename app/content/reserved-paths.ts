@@ -35,7 +35,6 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   "privacy-policy",
   "profile",
   "registration",
-  "recover",
   "reminders",
   "terms-of-service",
   "test",

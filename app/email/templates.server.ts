@@ -258,10 +258,9 @@ export function recoveryEmail(input: {
   planName: string;
   link: string;
   unsubscribeLink: string;
-  openedPixel: string;
   brandName: string;
 }): RenderedEmail {
-  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, openedPixel, brandName } = input;
+  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, brandName } = input;
   const subject =
     kind === "checkout" ? "You were one step away from your plan" : number === 1 ? "Your plan is ready when you are" : `Still thinking it over? ${resultTitle}`;
   const heading = kind === "checkout" ? "Your checkout is waiting" : "Your plan is saved";
@@ -280,7 +279,6 @@ export function recoveryEmail(input: {
       paragraph(resultSummary),
       ...(answersLine ? [paragraph(answersLine)] : []),
       emailButton(RECOVERY_BUTTON_LABEL, link),
-      `<img src="${escapeHtml(openedPixel)}" width="1" height="1" alt="" style="display:block;border:0;">`,
     ].join("\n"),
     footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Unsubscribe</a>.`,
   });

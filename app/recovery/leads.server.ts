@@ -28,7 +28,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { queryRows, sql } from "~/utils/sql.server";
-import { backLink, openedPixelLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
+import { backLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
 import { atSensibleHour, sequenceDueAt } from "./schedule";
 
 export const LEASE_MS = 5 * 60_000;
@@ -168,15 +168,6 @@ export async function restoreFromLead(leadId: string, tag: EmailTag, visitorId: 
   return { to: lead.offerPath, cookie };
 }
 
-/** The e-mail's image was loaded: recovery_opened, once per lead and e-mail. */
-export async function noteOpened(leadId: string, tag: EmailTag): Promise<void> {
-  const lead = await db.lead.findUnique({ where: { id: leadId }, select: { visitorId: true, funnelId: true } });
-  if (!lead) return;
-  const seen = await queryRows<{ id: string }>(sql`
-    SELECT "id" FROM "AnalyticsEvent" WHERE "visitorId" = ${lead.visitorId} AND "name" = 'recovery_opened' AND "props" = ${JSON.stringify({ lead: leadId, email: tag })}`);
-  if (seen.length === 0) await recordEvent({ visitorId: lead.visitorId, name: "recovery_opened", funnel: lead.funnelId, props: { lead: leadId, email: tag } });
-}
-
 // ---------------------------------------------------------------------------
 // The queue
 
@@ -289,7 +280,7 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
   ]);
   const answers = JSON.parse(lead.answers) as Record<string, string | string[]>;
   const fill = (text: string) => (funnel ? fillTemplate(text, funnel, answers) : text);
-  const link = backLink(lead.id, tag);
+  const link = backLink(lead.id, tag, lead.offerPath);
   const unsubscribe = recoveryUnsubscribeLink(lead.id);
   const message = recoveryEmail({
     kind,
@@ -300,7 +291,6 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
     planName: checkout?.planName ?? offer?.pageTitle ?? "plan",
     link,
     unsubscribeLink: unsubscribe,
-    openedPixel: openedPixelLink(lead.id, tag),
     brandName: settings.brandName,
   });
   try {

@@ -1,16 +1,16 @@
 /**
  * A recovery e-mail's links, HMAC-signed with a key derived from SESSION_SECRET for this purpose
  * only. None signs anybody in:
- *  - "see my plan" names a lead and the e-mail it came in; it restores that lead's answers in the
+ *  - "see my plan" (the offer page's address with the signed lead) names a lead and the e-mail it came in; it restores that lead's answers in the
  *    browser that follows it and lands on the offer (a link forwarded to someone shows them the
  *    plan for those answers, nothing about the account or the address);
- *  - "opened" is the e-mail's 1×1 image, counted once per lead and e-mail;
- *  - "unsubscribe" names a lead; it stops the recovery e-mails to its address (RFC 8058 one-click).
+ *  - "unsubscribe" names a lead; it stops the recovery e-mails to its address (RFC 8058 one-click,
+ *    on /reminders/unsubscribe, the page every e-mail of ours unsubscribes on).
  */
 import crypto from "node:crypto";
 import { env } from "~/utils/env.server";
 
-type Purpose = "back" | "opened" | "unsubscribe";
+type Purpose = "back" | "unsubscribe";
 
 function signature(purpose: Purpose, value: string): string {
   const key = crypto.createHmac("sha256", env.sessionSecret).update("recovery-links").digest();
@@ -30,29 +30,25 @@ export type EmailTag = string;
 const TAG = /^(?:[1-9]|checkout)$/;
 const LEAD_ID = /^[A-Za-z0-9-]{10,64}$/;
 
-function link(path: string, purpose: Purpose, lead: string, tag: EmailTag): string {
-  const value = `${lead}.${tag}`;
-  return `${env.publicUrl}${path}?${new URLSearchParams({ lead, e: tag, sig: signature(purpose, value) })}`;
-}
-
-export function backLink(leadId: string, tag: EmailTag): string {
-  return link("/recover", "back", leadId, tag);
-}
-
-export function openedPixelLink(leadId: string, tag: EmailTag): string {
-  return link("/recover/opened", "opened", leadId, tag);
+/**
+ * The offer page itself, with the signed lead: its loader restores the answers and redirects to
+ * the plain address (no route of its own, so the client manifest every quiz step loads stays small).
+ */
+export function backLink(leadId: string, tag: EmailTag, offerPath: string): string {
+  return `${env.publicUrl}${offerPath}?${new URLSearchParams({ lead: leadId, e: tag, sig: signature("back", `${leadId}.${tag}`) })}`;
 }
 
 export function recoveryUnsubscribeLink(leadId: string): string {
-  return `${env.publicUrl}/recover/unsubscribe?${new URLSearchParams({ token: `${leadId}.${signature("unsubscribe", leadId)}` })}`;
+  // The site's one unsubscribe page, which tells a lead's token from a reminder's by its signature.
+  return `${env.publicUrl}/reminders/unsubscribe?${new URLSearchParams({ token: `${leadId}.${signature("unsubscribe", leadId)}` })}`;
 }
 
 /** The lead and e-mail a signed link names, or null when the link was not made by us. */
-export function fromSignedLink(url: URL, purpose: "back" | "opened"): { leadId: string; tag: EmailTag } | null {
+export function fromSignedLink(url: URL): { leadId: string; tag: EmailTag } | null {
   const leadId = url.searchParams.get("lead") ?? "";
   const tag = url.searchParams.get("e") ?? "";
   if (!LEAD_ID.test(leadId) || !TAG.test(tag)) return null;
-  return matches(purpose, `${leadId}.${tag}`, url.searchParams.get("sig")) ? { leadId, tag } : null;
+  return matches("back", `${leadId}.${tag}`, url.searchParams.get("sig")) ? { leadId, tag } : null;
 }
 
 /** The lead an unsubscribe token names, or null when it was not made by us. */

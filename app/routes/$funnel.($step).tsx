@@ -11,7 +11,7 @@ import { Suspense, useEffect } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect as clientRedirect, useLoaderData, type ClientActionFunctionArgs, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
-import { FunnelStep } from "~/funnels/components/funnel-step";
+import { emailStepModule, FunnelStep } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { adsAllowed } from "~/analytics/consent.server";
@@ -31,7 +31,9 @@ import { formPageHeaders } from "~/utils/route-headers";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
-import { recordLead } from "~/recovery/leads.server";
+import { recordLead, restoreFromLead } from "~/recovery/leads.server";
+import { fromSignedLink } from "~/recovery/links.server";
+import { browserTimeZone } from "~/members/time-zone.server";
 import { now } from "~/utils/clock.server";
 
 const offerPageModule = preloadable(() => import("~/payments/components/offer-page"));
@@ -60,6 +62,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const address = `/${params.funnel}`;
   notePublishedPagesInBackground();
   if (!params.step && (await contentPageAt(address)) === "offer") {
+    // A recovery e-mail's "See My Plan" (ADR 44): restore that lead's answers, then the plain address.
+    const url = new URL(request.url);
+    if (url.searchParams.has("lead")) {
+      const link = fromSignedLink(url);
+      const restored = link ? await restoreFromLead(link.leadId, link.tag, context.visitorId) : null;
+      if (!restored) throw data("This link isn't valid. You can take the quiz again from the Glow Coach home page.", { status: 400 });
+      throw redirect(address, { status: 303, headers: { "Set-Cookie": restored.cookie, "Cache-Control": "no-store" } });
+    }
     // Loaded before rendering, so the server renders the whole offer page.
     await offerPageModule.load();
     return offerRouteLoader(args, address);
@@ -68,6 +78,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
+  // Loaded before rendering, so the server renders the whole e-mail step (ADR 44).
+  if (outcome.view.step.type === "email") await emailStepModule.load();
   return data(await stepPage(outcome, context.visitorId, adsAllowed(request)), { headers: cookieHeaders(outcome.setCookie) });
 }
 
@@ -110,7 +122,10 @@ export async function action(args: ActionFunctionArgs) {
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
   for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
-  if (answered.lead) await recordLead(answered.lead, context.visitorId, now());
+  if (answered.lead) {
+    const timeZone = browserTimeZone(request.headers.get("Cookie"), answered.lead.timeZone ?? undefined);
+    await recordLead({ ...answered.lead, timeZone }, context.visitorId, now());
+  }
   // The app's own JavaScript gets the next step's page with the answer: one request per step.
   const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
   if (!next) return goTo(answered);

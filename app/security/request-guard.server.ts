@@ -15,7 +15,7 @@
  *   runs. A request from elsewhere gets a short 403 page.
  *
  * Webhooks (/webhooks/stripe, /webhooks/sanity) and the reminder and recovery e-mails' one-click unsubscribe
- * (/reminders/unsubscribe, /recover/unsubscribe) are the only exemptions from the origin rule, however their path is
+ * (/reminders/unsubscribe, for recovery e-mails too) are the only exemptions from the origin rule, however their path is
  * spelled: providers and mail apps post from their own servers and pages, and each request is
  * verified by its signature (the signed token). Their `Origin` is taken off before Remix runs,
  * whose own origin check would otherwise answer a mail app's post with a 500.
@@ -31,7 +31,7 @@ export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
 /** Signed by their providers, who retry in bursts: no origin rule, no request limit. */
 export const WEBHOOKS: ReadonlySet<string> = new Set(["/webhooks/stripe", "/webhooks/sanity"]);
 /** Endpoints whose POSTs are verified by a signature, not by where they come from (by RequestPath.endpoint). */
-const SIGNED_ENDPOINTS: ReadonlySet<string> = new Set([...WEBHOOKS, "/reminders/unsubscribe", "/recover/unsubscribe"]);
+const SIGNED_ENDPOINTS: ReadonlySet<string> = new Set([...WEBHOOKS, "/reminders/unsubscribe"]);
 
 /**
  * Our own origins: PUBLIC_URL's; in local mode also the loopback names of the same port, so

@@ -1,7 +1,7 @@
 /**
  * The e-mail step before the result and the recovery e-mails (ADR 44), on the test clock: every
- * request of a context carries X-Test-Clock-Offset-Ms, and POST /test/recovery (TEST_CLOCK only)
- * runs the recovery queue once at that request's time, instead of waiting for the minute loop.
+ * request of a context carries X-Test-Clock-Offset-Ms, and POST /test/reminders (TEST_CLOCK only)
+ * runs the e-mail queues (reminders and recovery) once at that request's time, instead of waiting for the minute loop.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { E2E_MAIL_DIR, readAll, type ReceivedEmail } from "./mail-server";
@@ -29,7 +29,7 @@ async function setClock(context: BrowserContext, at: Date) {
 }
 
 async function runRecovery(request: APIRequestContext, at: Date) {
-  const answer = await request.post("/test/recovery", { headers: offset(at) });
+  const answer = await request.post("/test/reminders", { headers: offset(at) });
   expect(answer.status()).toBe(200);
 }
 

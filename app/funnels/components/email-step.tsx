@@ -1,7 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useId } from "react";
-import { TimeZoneField } from "~/members/time-zone-field";
 import { formErrorsOf } from "~/utils/form-errors";
 import type { ViewOf } from "../view";
 import { StepChrome, useStepFocus } from "./step-chrome";
@@ -9,7 +7,8 @@ import { StepChrome, useStepFocus } from "./step-chrome";
 /**
  * "Where should we send your plan?": a plain HTML form with the address, a consent box that
  * starts unticked, and two buttons: on with the address, or on without it (the result is never
- * held back). Without JavaScript the same form posts as is; the server checks the address.
+ * held back). Without JavaScript the same form posts as is; the server checks the address. The
+ * visitor's time zone comes from the gc_tz cookie every page sets (no field, no script here).
  */
 export function EmailStep({ view }: { view: ViewOf<"email"> }) {
   const { step } = view;
@@ -19,7 +18,8 @@ export function EmailStep({ view }: { view: ViewOf<"email"> }) {
   const errors = formErrorsOf(reply);
   const typed = typeof reply?.initialValue?.email === "string" ? reply.initialValue.email : "";
   const consentTicked = reply?.initialValue?.consent === "yes";
-  const id = useId();
+  // One e-mail step per page: fixed ids.
+  const id = "email-step";
 
   return (
     <StepChrome backHref={view.backHref} label={step.label} progress={step.progress}>
@@ -50,8 +50,6 @@ export function EmailStep({ view }: { view: ViewOf<"email"> }) {
           <input type="checkbox" name="consent" value="yes" defaultChecked={consentTicked} className="mt-0.5 h-5 w-5 shrink-0 accent-rose-600" />
           <span>{step.consentLabel}</span>
         </label>
-
-        <TimeZoneField />
 
         {errors ? (
           <p id={`${id}-error`} role="alert" className="rounded-2xl border border-danger/20 bg-danger/5 px-4 py-3 text-sm font-medium text-danger">
