@@ -81,6 +81,9 @@ async function answerQuestion(page: Page, where: string) {
 
 /** The e-mail step (ADR 44): types an address, leaves consent unticked, and goes on with the main button. */
 async function giveEmail(page: Page, where: string) {
+  // Its code is a chunk of its own: the step is on screen (and its heading focused) once it has loaded.
+  await expect(page.locator("main input[type=email]")).toBeVisible();
+  await expect(page.locator("main h1"), `${where}: focus on the step's heading`).toBeFocused();
   for (let i = 0; i < 10; i++) {
     const now = await tab(page, where);
     if (now.type === "email") await page.keyboard.type("keyboard-visitor@glowcoach.test");

@@ -46,7 +46,7 @@ export function EmailStep({ view }: { view: ViewOf<"email"> }) {
           />
         </div>
 
-        <label className="flex cursor-pointer items-start gap-3 rounded-2xl border border-line bg-white px-4 py-3.5 text-sm text-ink shadow-soft has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50">
+        <label className="flex cursor-pointer items-start gap-3 rounded-2xl border border-line bg-white px-4 py-3.5 text-sm text-ink shadow-soft has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500">
           <input type="checkbox" name="consent" value="yes" defaultChecked={consentTicked} className="mt-0.5 h-5 w-5 shrink-0 accent-rose-600" />
           <span>{step.consentLabel}</span>
         </label>
