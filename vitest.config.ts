@@ -47,6 +47,7 @@ export const POSTGRES_FILES = [
   "tests/unit/payments-local-checkout.test.ts",
   "tests/unit/payments-webhooks.test.ts",
   "tests/unit/plan-rules.test.ts",
+  "tests/unit/recovery.test.ts",
   "tests/unit/reminders-queue.test.ts",
   "tests/unit/request-limits.test.ts",
   "tests/unit/sql-tables.test.ts",

@@ -27,6 +27,7 @@ import { getLoadContext, limitRequests } from "~/load-context.server";
 import { reportReadiness, serveHealthCheck } from "~/operations/health.server";
 import { startPruning } from "~/operations/pruning.server";
 import { startReminders } from "~/reminders/reminders.server";
+import { startRecovery } from "~/recovery/leads.server";
 import { forgetStoredPages, serveStoredPage } from "~/render/stored-pages.server";
 import { staticSecurityHeaders } from "~/security/headers.server";
 import { refuseRequest } from "~/security/request-guard.server";
@@ -172,6 +173,8 @@ export function startServer(dev?: DevServer): void {
   const stopPruning = startPruning();
   // Daily reminder e-mails due are claimed and sent every minute, on every instance (app/reminders/reminders.server.ts).
   const stopReminders = startReminders();
+  // Recovery e-mails due (ADR 44) are claimed and sent the same way (app/recovery/leads.server.ts).
+  const stopRecovery = startRecovery();
   // Meta Conversions API events not yet sent are retried every minute (app/analytics/conversions-api.server.ts).
   const stopConversionsApi = startConversionsApi();
 
@@ -186,6 +189,7 @@ export function startServer(dev?: DevServer): void {
     draining = true;
     stopPruning();
     stopReminders();
+    stopRecovery();
     stopConversionsApi();
     stopWatchingContentVersion();
     // Queued analytics events are written before the database closes (app/analytics/event-batch.server.ts).

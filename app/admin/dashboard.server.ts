@@ -14,6 +14,7 @@ import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
 import { toastHeader } from "~/utils/toast.server";
 import type { Period } from "./format";
 import { flowIdOf, funnelFlows } from "./flows";
+import { recoveryReports, type RecoveryEventRow } from "./recovery-metrics";
 import {
   activeSubscriptions,
   attributeToFunnel,
@@ -79,6 +80,32 @@ async function buyersSince(since: Date): Promise<Buyer[]> {
     if (userId) buyers.push({ userId, funnel: attributeToFunnel(p, history), purchasedAt: p.createdAt });
   }
   return buyers;
+}
+
+const RECOVERY_EVENTS = ["recovery_sent", "recovery_clicked", "recovery_purchased", "purchase"];
+
+function parseVariants(text: string | null): Record<string, string> | null {
+  if (!text) return null;
+  const value = parseProps(text);
+  return Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === "string"));
+}
+
+/** The e-mail step's and recovery e-mails' numbers since `since` (ADR 44), from the event log. */
+export async function recoveryView(since: Date) {
+  const select = { visitorId: true, name: true, props: true, variants: true, createdAt: true } as const;
+  const toRecoveryRow = (e: { visitorId: string; name: string; props: string; variants: string | null; createdAt: Date }): RecoveryEventRow => ({
+    ...e,
+    props: parseProps(e.props),
+    variants: parseVariants(e.variants),
+  });
+  const leads = (await db.analyticsEvent.findMany({ where: { name: "email_captured", createdAt: { gte: since } }, select })).map(toRecoveryRow);
+  const visitors = [...new Set(leads.map((e) => e.visitorId))];
+  const after = visitors.length
+    ? (await db.analyticsEvent.findMany({ where: { visitorId: { in: visitors }, name: { in: RECOVERY_EVENTS }, createdAt: { gte: since } }, select })).map(
+        toRecoveryRow,
+      )
+    : [];
+  return recoveryReports([...leads, ...after], since);
 }
 
 export function parsePeriod(value: string | null): Period {
@@ -167,11 +194,12 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
   // Views still queued in this process count too.
   await flushEvents();
 
-  const [events, funnels, subscriptions, buyers] = await Promise.all([
+  const [events, funnels, subscriptions, buyers, recovery] = await Promise.all([
     db.analyticsEvent.findMany({ where: { createdAt: { gte: since } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
     funnelInfos(),
     allCurrentStates(),
     buyersSince(new Date(at.getTime() - RETENTION_DAYS * DAY_MS)),
+    recoveryView(since),
   ]);
   // Checkouts and purchases in the window are attributed using their visitors' earlier funnel events too.
   const payers = [...new Set(events.filter((e) => e.name === "initiate_checkout" || e.name === "purchase").map((e) => e.visitorId))];
@@ -198,6 +226,7 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
     funnels: reports,
     revenue: revenueByOffer(events, since),
     oneTap: oneTapSummary(events, since),
+    recovery,
     subscriptions: activeSubscriptions(subscriptions, at),
     retention: retention(
       buyers.map((b) => ({ ...b, funnel: b.funnel ? (flowOf.get(b.funnel) ?? b.funnel) : null })),

@@ -11,9 +11,18 @@ export type EventName =
   | "experiment_viewed"
   /** The one-tap offer on /payment-success, shown and bought (ADR 45); a purchase of it is also a 'purchase'. */
   | "upsell_shown"
-  | "upsell_bought";
+  | "upsell_bought"
+  /** An address given at a funnel's e-mail step (props.consent: marketing e-mails agreed). */
+  | "email_captured"
+  /** Recovery e-mails (ADR 44): props.kind "sequence" (props.number) or "checkout"; props.lead. */
+  | "recovery_sent"
+  | "recovery_clicked"
+  /** A purchase by a lead after a recovery e-mail was sent to them (props.price, props.currency). */
+  | "recovery_purchased";
 
 export type EventInput = {
+  /** Given when the caller needs the id before the event is written (a pixel event carries it); else a new one. */
+  id?: string;
   visitorId: string;
   name: EventName;
   funnel?: string;

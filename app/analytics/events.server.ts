@@ -15,7 +15,7 @@ import { queueEvent, storeEvent } from "./event-batch.server";
  * Hot-path SQL: funnel steps and finished routines record one on nearly every request.
  */
 export async function recordEvent(event: EventInput): Promise<string | null> {
-  const id = crypto.randomUUID();
+  const id = event.id ?? crypto.randomUUID();
   try {
     const variants = await eventVariants(event.visitorId);
     await storeEvent({ ...event, id, props: JSON.stringify(event.props ?? {}), createdAt: new Date() }, variants);

@@ -16,7 +16,9 @@ export type SessionUser = {
   lastActedOn: string | null;
 };
 
-export const EmailAddress = z.string().trim().toLowerCase().max(254, "That e-mail address is too long.").pipe(z.email("Please enter a valid e-mail address."));
+import { EmailAddress } from "./email-address";
+
+export { EmailAddress };
 
 export const StoredRole = z.enum(["user", "admin"]).catch("user");
 

@@ -219,7 +219,47 @@ export const ResultStep = z.strictObject({
   cta: z.strictObject({ label: text, href: appPath }),
 });
 
-export const Step = z.discriminatedUnion("type", [IntroStep, QuestionStep, AnalysingStep, InsightStep, SummaryStep, ResultStep]);
+/**
+ * "Where should we send your plan?": asks for an e-mail address before the result, and,
+ * separately, for consent to marketing e-mails (unticked; the address alone is never consent).
+ * Never blocks the result: the visitor may skip it. A visitor who gives an address and consents
+ * and does not buy gets the recovery e-mails, `recoveryAfterHours` after giving it
+ * (docs/decisions/0044-email-step-and-recovery.md).
+ */
+export const EmailStep = z.strictObject({
+  ...stepBase,
+  type: z.literal("email"),
+  title: text,
+  subtitle: text.optional(),
+  /** The address field's label. */
+  emailLabel: text,
+  /** The consent checkbox's words: what the visitor agrees to receive. */
+  consentLabel: text,
+  continueLabel: text,
+  /** The link-like button that goes on to the result without an address. */
+  skipLabel: text,
+  /** Small print under the button (what happens to the address). */
+  note: text.optional(),
+  /** Hours after the address is given at which each recovery e-mail goes (in order; at most 5). */
+  recoveryAfterHours: z
+    .array(
+      z
+        .number()
+        .min(0.25)
+        .max(24 * 30),
+    )
+    .max(5)
+    .default([]),
+  /** Hours after a checkout started and not finished at which its one reminder goes; omitted: none. */
+  checkoutReminderAfterHours: z
+    .number()
+    .min(0.25)
+    .max(24 * 7)
+    .optional(),
+  next: Next,
+});
+
+export const Step = z.discriminatedUnion("type", [IntroStep, QuestionStep, AnalysingStep, InsightStep, SummaryStep, EmailStep, ResultStep]);
 export type Step = z.infer<typeof Step>;
 export type StepOfType<T extends Step["type"]> = Extract<Step, { type: T }>;
 
@@ -259,6 +299,7 @@ export const FunnelDocument = z
         AnalysingStep,
         InsightStep,
         SummaryStep,
+        EmailStep,
         ResultStep,
       ]),
     ),
@@ -279,6 +320,7 @@ export const Funnel = z
     checkStepIds(funnel.steps, ctx);
     checkQuestionFields(funnel.steps, ctx);
     checkTargetsAndRules(funnel.steps, ctx);
+    checkEmailSteps(funnel.steps, ctx);
   });
 export type Funnel = z.infer<typeof Funnel>;
 
@@ -364,6 +406,27 @@ function checkTargetsAndRules(steps: Step[], ctx: z.core.$RefinementCtx) {
       });
     }
   });
+}
+
+/**
+ * At most one e-mail step (a visitor is asked once), and only in a funnel with a result: the
+ * address is asked for the plan the result shows. Whether it leads there is the linter's (graph).
+ */
+function checkEmailSteps(steps: Step[], ctx: z.core.$RefinementCtx) {
+  const emails = steps.flatMap((step, i) => (step.type === "email" ? [i] : []));
+  emails
+    .slice(1)
+    .forEach((i) => ctx.addIssue({ code: "custom", path: ["steps", i, "type"], message: "a funnel asks for the e-mail address once: only one e-mail step" }));
+  if (emails.length > 0 && !steps.some((step) => step.type === "result")) {
+    ctx.addIssue({ code: "custom", path: ["steps", emails[0], "type"], message: "an e-mail step comes before a result: this funnel has no result step" });
+  }
+  for (const i of emails) {
+    const step = steps[i] as StepOfType<"email">;
+    const hours = step.recoveryAfterHours;
+    if (hours.some((h, k) => k > 0 && h <= hours[k - 1])) {
+      ctx.addIssue({ code: "custom", path: ["steps", i, "recoveryAfterHours"], message: "list the recovery e-mails' hours in increasing order" });
+    }
+  }
 }
 
 /** Readable one-line-per-problem text for a zod error, naming the path of each problem. */

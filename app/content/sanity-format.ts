@@ -14,6 +14,7 @@ export const STEP_TYPE_NAMES: Readonly<Record<string, string>> = {
   analysing: "analysingStep",
   insight: "insightStep",
   summary: "summaryStep",
+  email: "emailStep",
   result: "resultStep",
 };
 

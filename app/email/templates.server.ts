@@ -255,3 +255,56 @@ export function oneTapReceiptEmail(input: { amount: string; planName: string; pr
     ],
   });
 }
+
+const RECOVERY_BUTTON_LABEL = "See My Plan";
+
+/**
+ * A recovery e-mail (ADR 44): the visitor's own result and a link back to their offer with their
+ * answers. `number` 1 is the first of the sequence; "checkout" is the reminder of a checkout
+ * left unfinished. No deadline is claimed: the offer page shows only a real one.
+ */
+export function recoveryEmail(input: {
+  kind: "sequence" | "checkout";
+  number: number;
+  resultTitle: string;
+  resultSummary: string;
+  answersLine: string | null;
+  planName: string;
+  link: string;
+  unsubscribeLink: string;
+  brandName: string;
+}): RenderedEmail {
+  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, brandName } = input;
+  const subject =
+    kind === "checkout" ? "You were one step away from your plan" : number === 1 ? "Your plan is ready when you are" : `Still thinking it over? ${resultTitle}`;
+  const heading = kind === "checkout" ? "Your checkout is waiting" : "Your plan is saved";
+  const intro =
+    kind === "checkout"
+      ? `You started checking out the ${planName} and didn't finish. Your answers and your plan are saved: pick up where you left off.`
+      : `Here is what your answers told us, and the ${planName} built around them.`;
+  const stop = "You get this e-mail because you asked us to send your plan and agreed to e-mails from us.";
+  const html = layoutEmail({
+    brandName,
+    preheader: intro,
+    heading,
+    bodyHtml: [
+      paragraph(intro),
+      paragraph(resultTitle),
+      paragraph(resultSummary),
+      ...(answersLine ? [paragraph(answersLine)] : []),
+      emailButton(RECOVERY_BUTTON_LABEL, link),
+    ].join("\n"),
+    footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Unsubscribe</a>.`,
+  });
+  const text = [
+    heading,
+    intro,
+    resultTitle,
+    resultSummary,
+    ...(answersLine ? [answersLine] : []),
+    `${RECOVERY_BUTTON_LABEL}:\n${link}`,
+    `${stop} Unsubscribe:\n${unsubscribeLink}`,
+    `The ${brandName} team`,
+  ].join("\n\n");
+  return { subject, html, text: `${text}\n` };
+}

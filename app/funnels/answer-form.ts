@@ -10,6 +10,7 @@
  * as a list.
  */
 import { z } from "zod";
+import { EmailAddress } from "~/auth/email-address";
 import type { Option, Question, Step, StepOfType } from "../content-model/funnel";
 
 /** The answers a step's form saves, by field: one option value, or a list for multi-choice questions. */
@@ -29,8 +30,47 @@ function answerSchema(step: StepOfType<"question">) {
     .transform(({ intent, ...answers }) => (intent === "skip" ? skip() : (answers as StepAnswers)));
 }
 
+/**
+ * What the e-mail step's form saves: the address (null: skipped), whether the visitor ticked
+ * marketing consent (never true without an address) and the browser's time zone, when its
+ * JavaScript sent one (for sending at sensible hours).
+ */
+export type EmailGiven = { email: string | null; consent: boolean; timeZone: string | null };
+
+/**
+ * The e-mail step's form: `intent` "skip" goes on without an address (whatever else was typed);
+ * otherwise the address is required, and the consent box is "yes" when ticked, absent when not.
+ */
+const emailSchema = z
+  .strictObject(
+    {
+      intent: z.enum(["continue", "skip"], { error: (issue) => `"${String(issue.input)}" is not something this step can do.` }).optional(),
+      email: z.string().max(1000, "That e-mail address is too long.").optional(),
+      consent: z.literal("yes", { error: "Tick the box to agree, or leave it unticked." }).optional(),
+      timeZone: z.string().max(100).optional(),
+    },
+    { error: unknownField },
+  )
+  .transform((form, ctx): EmailGiven => {
+    const timeZone = form.timeZone || null;
+    if (form.intent === "skip") return { email: null, consent: false, timeZone };
+    if (!form.email?.trim()) {
+      ctx.addIssue({ code: "custom", path: ["email"], message: "Please enter your e-mail address, or skip this step." });
+      return z.NEVER;
+    }
+    const address = EmailAddress.safeParse(form.email);
+    if (!address.success) {
+      ctx.addIssue({ code: "custom", path: ["email"], message: address.error.issues[0].message });
+      return z.NEVER;
+    }
+    return { email: address.data, consent: form.consent === "yes", timeZone };
+  });
+
 /** The form of any step: a question step's answers; an intro's button sends nothing; other steps have no form (the flow refuses them). */
-export function stepFormSchema(step: Step): z.ZodType<StepAnswers> {
+export function stepFormSchema(step: StepOfType<"email">): z.ZodType<EmailGiven>;
+export function stepFormSchema(step: Step): z.ZodType<StepAnswers | EmailGiven>;
+export function stepFormSchema(step: Step): z.ZodType<StepAnswers | EmailGiven> {
+  if (step.type === "email") return emailSchema;
   if (step.type === "question") return answerSchema(step);
   if (step.type === "intro") return z.strictObject({}, { error: "This page doesn't take any answers." });
   return z.object({});

@@ -8,7 +8,7 @@ import { getFunnelById, getFunnelByRoute, getInsight, getOfferByPath, getPlan } 
 import type { FunnelVersion } from "~/experiments/experiments.server";
 import { safeRedirect } from "~/auth/redirect";
 import { go, refusal, type Go, type Refusal } from "~/utils/outcome";
-import { stepFormSchema, type StepAnswers } from "./answer-form";
+import { stepFormSchema, type EmailGiven, type StepAnswers } from "./answer-form";
 import {
   canContinue,
   answerWords,
@@ -31,6 +31,7 @@ import { readFunnelState, writeFunnelState, type FunnelState } from "./state.ser
 import { withSetCookies } from "~/utils/cookies.server";
 import type { ClientStep, InsightView, StepView } from "./view";
 import { logger } from "~/utils/logger.server";
+import crypto from "node:crypto";
 import { progressChartHtml } from "./components/progress-chart.server";
 import { progressChart } from "./typical-progress";
 
@@ -44,7 +45,18 @@ export type PlannedEvent = Omit<EventInput, "visitorId">;
 export type LoadOutcome =
   | { kind: "not-found" }
   | { kind: "redirect"; to: string; setCookie?: string }
-  | { kind: "view"; view: StepView; setCookie?: string; events?: PlannedEvent[] };
+  | {
+      kind: "view";
+      view: StepView;
+      setCookie?: string;
+      events?: PlannedEvent[];
+      /**
+       * A funnel with an e-mail step counts a lead when the address is given, not when the quiz is
+       * finished: the result's pixel Lead carries that event's id, and none is sent for a visitor
+       * who skipped (null). Undefined: the funnel has no e-mail step, the finished quiz is the lead.
+       */
+      emailLead?: string | null;
+    };
 
 type Located = { kind: "found"; funnel: Funnel; step: Step } | { kind: "not-found" } | { kind: "redirect"; to: string };
 
@@ -118,6 +130,9 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
     case "analysing":
       return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
 
+    case "email":
+      return { kind: "view", view: base, events: viewed };
+
     case "insight": {
       const insight = await insightView(funnel, pickInsight(step.pick, state.answers)._ref, state.answers);
       return {
@@ -153,7 +168,15 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
       }
       const result = next.result!;
       const [insight, chart] = await Promise.all([insightView(funnel, result.insight, result.answers), progressChartFor(funnel, step.cta.href, result.answers)]);
-      return { kind: "view", view: { ...base, insight: insight ?? undefined, ...(chart ? { progressChartHtml: chart } : {}) }, setCookie, events };
+      // The pixel's Lead goes once, with the result worked out now.
+      const emailLead = events && hasEmailStep(funnel) ? (state.lead ?? null) : undefined;
+      return {
+        kind: "view",
+        view: { ...base, insight: insight ?? undefined, ...(chart ? { progressChartHtml: chart } : {}) },
+        setCookie,
+        events,
+        ...(emailLead !== undefined ? { emailLead } : {}),
+      };
     }
   }
 }
@@ -169,6 +192,10 @@ async function progressChartFor(funnel: Funnel, ctaHref: string, answers: Answer
   return chart ? progressChartHtml(chart) : null;
 }
 
+function hasEmailStep(funnel: Funnel): boolean {
+  return funnel.steps.some((step) => step.type === "email");
+}
+
 function previousHref(funnel: Funnel, step: Step, answers: Answers): string | undefined {
   const previous = previousStepId(funnel, step.id, answers);
   return previous === undefined ? undefined : stepPath(funnel, previous);
@@ -177,8 +204,24 @@ function previousHref(funnel: Funnel, step: Step, answers: Answers): string | un
 /** A step a visitor may answer: where it is, what they answered so far, and the schema its form is read with. */
 export type StepToAnswer = { funnel: Funnel; step: Step; state: FunnelState; form: ReturnType<typeof stepFormSchema> };
 
-/** Carry on after an answer, with the analytics events it makes. */
-export type StepAnswered = Go & { events: PlannedEvent[] };
+/** Carry on after an answer, with the analytics events it makes (and, from the e-mail step, the lead to record). */
+export type StepAnswered = Go & { events: PlannedEvent[]; lead?: LeadToRecord };
+
+/** An address given at the e-mail step, with what the recovery e-mails need (app/recovery/leads.server.ts records it). */
+export type LeadToRecord = {
+  /** The email_captured event's id: the pixel's Lead carries it (de-duplication). */
+  eventId: string;
+  funnelId: string;
+  email: string;
+  marketingConsent: boolean;
+  consentText: string | null;
+  answers: Record<string, string | string[]>;
+  insight: string;
+  offerPath: string;
+  timeZone: string | null;
+  recoveryAfterHours: number[];
+  checkoutReminderAfterHours: number | null;
+};
 
 /**
  * The step a form was posted to: null when there is no such funnel, somewhere else to go
@@ -202,8 +245,9 @@ export async function stepToAnswer(input: {
 }
 
 /** Saves a step's answers (already read by its form's schema) and says where the funnel goes next. */
-export async function answerFunnelStep(at: StepToAnswer, submitted: StepAnswers): Promise<StepAnswered | Refusal> {
+export async function answerFunnelStep(at: StepToAnswer, submitted: StepAnswers | EmailGiven): Promise<StepAnswered | Refusal> {
   const { funnel, step, state } = at;
+  if (step.type === "email") return giveEmail(at, step, submitted as EmailGiven);
   if (step.type === "intro") {
     const next: FunnelState = step.resetAnswers ? { answers: {} } : state;
     const cookies = step.resetAnswers ? [await writeFunnelState(funnel, next)] : [];
@@ -212,7 +256,7 @@ export async function answerFunnelStep(at: StepToAnswer, submitted: StepAnswers)
 
   if (step.type !== "question") return refusal(405, "There is nothing to submit on this page.");
 
-  const answers = { ...state.answers, ...submitted };
+  const answers = { ...state.answers, ...(submitted as StepAnswers) };
   if (!canContinue(step, answers)) return refusal(400, "Please answer this step to continue.");
   const next: FunnelState = { ...state, answers };
   const target = nextTarget(step.next, answers);
@@ -221,6 +265,39 @@ export async function answerFunnelStep(at: StepToAnswer, submitted: StepAnswers)
   const events: PlannedEvent[] = [{ name: "step_answered", funnel: funnel.id, step: step.id, props: { answers: submitted } }];
   if ("href" in target) events.push({ name: "funnel_completed", funnel: funnel.id, step: step.id, props: { answers } });
   return { ...goOn(targetPath(funnel, target), [await writeFunnelState(funnel, next)]), events };
+}
+
+/**
+ * The e-mail step answered: on to the result either way. With an address, the lead (answers,
+ * the result it leads to, consent as ticked) and its email_captured event, whose id the
+ * answers cookie keeps for the result page's pixel Lead. Skipped: nothing is recorded.
+ */
+async function giveEmail(at: StepToAnswer, step: Extract<Step, { type: "email" }>, given: EmailGiven): Promise<StepAnswered> {
+  const { funnel, state } = at;
+  const to = targetPath(funnel, nextTarget(step.next, state.answers));
+  const walked = journey(funnel, state.answers);
+  const result = walked.end === "result" ? walked.steps.at(-1) : undefined;
+  if (!given.email || result?.type !== "result") {
+    // A visitor who skips (or gives an address and then skips on a second visit) is no lead now.
+    const next: FunnelState = { answers: state.answers };
+    return { ...goOn(to, state.lead ? [await writeFunnelState(funnel, next)] : []), events: [] };
+  }
+  const eventId = crypto.randomUUID();
+  const lead: LeadToRecord = {
+    eventId,
+    funnelId: funnel.id,
+    email: given.email,
+    marketingConsent: given.consent,
+    consentText: given.consent ? step.consentLabel : null,
+    answers: { ...state.answers } as Record<string, string | string[]>,
+    insight: pickInsight(result.pick, state.answers)._ref,
+    offerPath: result.cta.href,
+    timeZone: given.timeZone,
+    recoveryAfterHours: step.recoveryAfterHours,
+    checkoutReminderAfterHours: step.checkoutReminderAfterHours ?? null,
+  };
+  const events: PlannedEvent[] = [{ id: eventId, name: "email_captured", funnel: funnel.id, step: step.id, props: { consent: given.consent } }];
+  return { ...goOn(to, [await writeFunnelState(funnel, { answers: state.answers, lead: eventId })]), events, lead };
 }
 
 /** Funnel links come from content: only paths on this site are followed. */

@@ -54,6 +54,7 @@ export function lintFunnels({ files, dataset, appRoutes, pendingRoutes = {} }: L
     // Checks of `resolved` need a valid funnel: a file that does not resolve gets only its schema
     // and reference problems, not a cascade of errors from its broken parts.
     ...resolved.flatMap(graphProblems),
+    ...resolved.flatMap(emailStepProblems),
     ...resolved.flatMap(ruleProblems),
     ...resolved.flatMap((r) => targetProblems(r, routes, pending)),
     ...mistyped.flat().map((m) => m.problem),
@@ -92,7 +93,7 @@ export function lintFunnelDocument(doc: unknown, shared: ReadonlyMap<string, unk
   if (!result.ok) return result.problems.map(splitProblem);
   const resolved = { file: "", funnel: result.funnel };
   const index = new Map(result.funnel.steps.map((step, i) => [step.id, i]));
-  return [...graphProblems(resolved), ...ruleProblems(resolved)].map(({ step, message }) => {
+  return [...graphProblems(resolved), ...emailStepProblems(resolved), ...ruleProblems(resolved)].map(({ step, message }) => {
     const stepPath = index.has(step) ? ["steps", index.get(step)!] : [];
     // Rule problems start with their path inside the step ("pick.rules.1 can never match").
     const inner = /^(pick\.rules\.\d+) (.*)$/s.exec(message);
@@ -218,6 +219,29 @@ function graphProblems({ file, funnel }: Resolved): Problem[] {
     if (!reachable.has(step.id)) return [{ file, step: step.id, message: `unreachable: no branch leads here from the first step "${entry}"` }];
     if (!canExit.has(step.id)) {
       return [{ file, step: step.id, message: "no exit can be reached from here: every way on stays in the funnel without reaching a result or a link out" }];
+    }
+    return [];
+  });
+}
+
+/**
+ * The e-mail step asks where to send the plan, so it stands before the result: each of its
+ * branches stays in the funnel, and a result is reachable from it. (Reachable from the first
+ * step, and one per funnel, are checked with the rest of the graph and by the schema.)
+ */
+function emailStepProblems({ file, funnel }: Resolved): Problem[] {
+  const byId = new Map(funnel.steps.map((step) => [step.id, step]));
+  return funnel.steps.flatMap((step): Problem[] => {
+    if (step.type !== "email") return [];
+    if (step.next.some((branch) => "href" in branch.to)) {
+      return [{ file, step: step.id, message: "the e-mail step comes before the result: its branches must lead to steps of this funnel, not out of it" }];
+    }
+    const after = closure(stepTargets(step), (id) => {
+      const next = byId.get(id);
+      return next ? stepTargets(next) : [];
+    });
+    if (![...after].some((id) => byId.get(id)?.type === "result")) {
+      return [{ file, step: step.id, message: "the e-mail step comes before the result: no result step can be reached from it" }];
     }
     return [];
   });

@@ -17,10 +17,13 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { gone, notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
-import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LoadOutcome } from "./flow.server";
+import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LeadToRecord, type LoadOutcome } from "./flow.server";
 import type { StepHandoff } from "./navigation";
 import { markReusable } from "./page-cache.server";
 import type { StepView } from "./view";
+import { emailStepModule } from "./components/funnel-step";
+import { browserTimeZone } from "~/members/time-zone.server";
+import { now } from "~/utils/clock.server";
 
 /** Nothing lives at this address: 410 when a published page did, else 404. */
 async function noPage(request: Request, address: string): Promise<Response> {
@@ -41,6 +44,8 @@ export async function quizRouteLoader({ request, params, context }: LoaderFuncti
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
+  // Loaded before rendering, so the server renders the whole e-mail step (ADR 44).
+  if (outcome.view.step.type === "email") await emailStepModule.load();
   return data(await stepPage(outcome, context.visitorId, adsAllowed(request)), { headers: cookieHeaders(outcome.setCookie) });
 }
 
@@ -57,15 +62,23 @@ async function stepPage(
     if (eventId && consented && event.funnel) {
       const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
       if (event.name === "funnel_viewed") pixelEvents.push(viewContentEvent(info));
-      if (event.name === "funnel_completed") pixelEvents.push(leadEvent(info));
+      // A funnel with an e-mail step counts its Lead when the address is given (below).
+      if (event.name === "funnel_completed" && outcome.emailLead === undefined) pixelEvents.push(leadEvent(info));
     }
+  }
+  if (consented && outcome.emailLead) {
+    const funnel = outcome.view.funnel;
+    pixelEvents.push(leadEvent({ funnel: funnel.id, title: funnel.pageTitle, eventId: outcome.emailLead }));
   }
   if (pixelEvents.length) return { ...outcome.view, pixelEvents };
   // Opening this step changed nothing, so its rendered page may be served again from memory.
   return outcome.events?.length || outcome.setCookie ? outcome.view : markReusable(outcome.view);
 }
 
-export async function quizRouteAction({ request, params, context }: ActionFunctionArgs, address: string) {
+/** Keeps an address given at a funnel's e-mail step (the recovery e-mails' queue, ADR 44: passed in, as it stands above funnels). */
+export type RecordLead = (lead: LeadToRecord, visitorId: string, at: Date) => Promise<unknown>;
+
+export async function quizRouteAction({ request, params, context }: ActionFunctionArgs, address: string, recordLead: RecordLead) {
   const version = await funnelVersion(request, address, context.visitorId);
   const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (!at) throw await noPage(request, address);
@@ -75,6 +88,10 @@ export async function quizRouteAction({ request, params, context }: ActionFuncti
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
   for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
+  if (answered.lead) {
+    const timeZone = browserTimeZone(request.headers.get("Cookie"), answered.lead.timeZone ?? undefined);
+    await recordLead({ ...answered.lead, timeZone }, context.visitorId, now());
+  }
   // The app's own JavaScript gets the next step's page with the answer: one request per step.
   const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
   if (!next) return goTo(answered);

@@ -16,11 +16,14 @@ const StoredState = z.object({
   answers: AnswerValues,
   /** Set when the result has been worked out; answers are cleared then. */
   result: z.object({ insight: z.string(), answers: AnswerValues, at: z.string() }).optional(),
+  lead: z.string().max(64).optional(),
 });
 
 export type FunnelState = {
   answers: Record<string, string | string[]>;
   result?: { insight: string; answers: Record<string, string | string[]>; at: string };
+  /** The email_captured event's id, from the e-mail step until the result is worked out (its pixel Lead). */
+  lead?: string;
 };
 
 export const EMPTY_STATE: FunnelState = { answers: {} };
@@ -45,10 +48,11 @@ export async function readFunnelState(header: string | null, funnel: Funnel): Pr
     logger.warn(`[funnel] ignoring an unreadable or tampered answers cookie for "${funnel.id}"`);
     return EMPTY_STATE;
   }
-  const { answers, result } = parsed.data;
+  const { answers, result, lead } = parsed.data;
   return {
     answers: sanitizeAnswers(funnel, answers),
     result: result && { ...result, answers: sanitizeAnswers(funnel, result.answers) },
+    ...(lead ? { lead } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * checkout at the gateway (Stripe Checkout, or the local test checkout when no Stripe key
  * is set), remember which browser started it, and log 'initiate checkout'.
  */
+import { noteCheckoutStarted } from "~/recovery/leads.server";
 import crypto from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
 import { recordCheckoutStarted, type AdBrowser } from "~/analytics/conversions.server";
@@ -117,6 +118,7 @@ export async function startCheckout(input: {
     const id = `cs_local_${crypto.randomBytes(18).toString("base64url")}`;
     await db.checkoutSession.create({ data: { ...row, id, provider: "local" } });
     await reportStarted(id);
+    await noteCheckoutStarted(input.visitorId, row.createdAt);
     return { ok: true, url: localCheckoutPath(id) };
   }
 
@@ -153,6 +155,7 @@ export async function startCheckout(input: {
     if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });
     await reportStarted(session.id);
+    await noteCheckoutStarted(input.visitorId, row.createdAt);
     return { ok: true, url: session.url };
   } catch (error) {
     logger.error({ err: error }, `[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`);

@@ -7,6 +7,7 @@
  * second product adds one, never replaces the first. What happens to a purchase afterwards
  * (renewals, cancellation, a plan switch) comes from Stripe's events or the billing portal.
  */
+import { noteLeadPurchase } from "~/recovery/leads.server";
 import crypto from "node:crypto";
 import { recordPurchase } from "~/analytics/conversions.server";
 import { recordEventWithin } from "~/analytics/events.server";
@@ -205,6 +206,18 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       routinePlanId,
       amountMinor: sold.amountMinor,
       currency: sold.currency,
+    });
+  }
+
+  // Recovery e-mails stop for the buyer's leads (ADR 44); after the commit, like the conversion.
+  if (fulfilled.purchase) {
+    await noteLeadPurchase({
+      visitorId: buyingBrowser,
+      email: fulfilled.email,
+      at: input.at,
+      price: fulfilled.purchase.price,
+      currency: fulfilled.purchase.currency,
+      userId: fulfilled.userId,
     });
   }
 

@@ -9,11 +9,13 @@
  * loaded only for offer pages, so quiz steps (where paid traffic lands) carry none of it.
  */
 import { Suspense, useEffect } from "react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect as clientRedirect, useLoaderData, type ClientActionFunctionArgs, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { FunnelStep } from "~/funnels/components/funnel-step";
 import { isHandoff, keepHandoff, noteFunnelShown, takeHandoff } from "~/funnels/navigation";
 import { quizRouteAction, quizRouteLoader } from "~/funnels/quiz-route.server";
+import { fromSignedLink } from "~/recovery/links.server";
+import { recordLead, restoreFromLead } from "~/recovery/leads.server";
 import { contentPageAt } from "~/content/content.server";
 import { notePublishedPagesInBackground } from "~/content/published-pages.server";
 import { offerRouteAction, offerRouteLoader, type OfferPageData } from "~/payments/offer-route.server";
@@ -32,6 +34,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const address = `/${args.params.funnel}`;
   notePublishedPagesInBackground();
   if (!args.params.step && (await contentPageAt(address)) === "offer") {
+    // A recovery e-mail's "See My Plan" (ADR 44): restore that lead's answers, then the plain address.
+    const url = new URL(args.request.url);
+    if (url.searchParams.has("lead")) {
+      const link = fromSignedLink(url);
+      const restored = link ? await restoreFromLead(link.leadId, link.tag, args.context.visitorId) : null;
+      if (!restored) throw data("This link isn't valid. You can take the quiz again from the Glow Coach home page.", { status: 400 });
+      throw redirect(address, { status: 303, headers: { "Set-Cookie": restored.cookie, "Cache-Control": "no-store" } });
+    }
     // Loaded before rendering, so the server renders the whole offer page.
     await offerPageModule.load();
     return offerRouteLoader(args, address);
@@ -42,7 +52,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const address = `/${args.params.funnel}`;
   if (!args.params.step && (await contentPageAt(address)) === "offer") return offerRouteAction(args, address);
-  return quizRouteAction(args, address);
+  return quizRouteAction(args, address, recordLead);
 }
 
 /** An answer that hands the next page over is shown without asking the server again (app/funnels/navigation.ts). */

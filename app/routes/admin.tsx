@@ -61,7 +61,7 @@ function Stat({ label, value, note, testId }: { label: string; value: string | n
 }
 
 export default function Admin() {
-  const { email, adminId, period, funnels, revenue, oneTap, subscriptions, retention, query, members, confirm } = useLoaderData<typeof loader>();
+  const { email, adminId, period, funnels, revenue, oneTap, recovery, subscriptions, retention, query, members, confirm } = useLoaderData<typeof loader>();
   const errors = formErrorsOf(useActionData<typeof action>());
   const periodLink = (days: number) => `/admin?${new URLSearchParams({ days: String(days), ...(query ? { q: query } : {}) })}`;
   return (
@@ -185,6 +185,51 @@ export default function Admin() {
           <span className="font-semibold">One-tap offer after purchase:</span> shown after {oneTap.shownAfter} purchase{oneTap.shownAfter === 1 ? "" : "s"},
           bought {oneTap.bought} time{oneTap.bought === 1 ? "" : "s"}, {money(oneTap.amount, oneTap.currency)} (also in the offer rows above).
         </p>
+      </Panel>
+
+      <Panel id="recovery" title="E-mail step and recovery e-mails">
+        <p className="mt-1 text-sm text-muted">
+          Visitors who gave an address at a quiz's e-mail step in the last {period} days, how many bought, and what the recovery e-mails did. Split by
+          experiment variant while one runs.
+        </p>
+        {recovery[0].leads ? (
+          <ScrollX label="Leads and recovery e-mails" className="mt-4">
+            <table className="w-full text-left text-sm" data-testid="recovery-table">
+              <thead className="text-muted">
+                <tr>
+                  <th className="py-2 pr-4 font-semibold">Visitors</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Leads (consented)</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Lead → purchase</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Sent · clicked</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Bought after recovery</th>
+                  <th className="py-2 text-right font-semibold">Revenue from recovery</th>
+                </tr>
+              </thead>
+              <tbody>
+                {recovery.map((row) => (
+                  <tr key={row.variant ?? "all"} className="border-t border-line" data-testid={row.variant ? `recovery-${row.variant}` : "recovery-all"}>
+                    <td className="py-2 pr-4 font-medium">{row.variant ?? "Everyone"}</td>
+                    <td className="py-2 pr-4 text-right">
+                      {row.leads} ({row.consenting})
+                    </td>
+                    <td className="py-2 pr-4 text-right">
+                      {row.leadPurchases} · {percent(row.leadToPurchase)}
+                    </td>
+                    <td className="py-2 pr-4 text-right">
+                      {row.sent} · {row.clicked}
+                    </td>
+                    <td className="py-2 pr-4 text-right">{row.recoveredPurchases}</td>
+                    <td className="py-2 text-right font-semibold">
+                      {row.recoveredRevenue.length ? row.recoveredRevenue.map((r) => money(r.amount, r.currency)).join(" + ") : "—"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollX>
+        ) : (
+          <p className="mt-2 text-sm text-muted">No addresses given in this period.</p>
+        )}
       </Panel>
 
       <Panel id="retention" title="Retention">

@@ -73,9 +73,7 @@ export default function TestCheckout() {
     <AuthCard>
       <TestModeBadge />
       <h1 className="mt-5 text-center text-3xl font-semibold">{order.authenticating ? "Confirm your payment" : "Checkout"}</h1>
-      {order.authenticating ? (
-        <p className="mt-2 text-center text-muted">Your bank asks you to confirm this payment. Nothing has been charged yet.</p>
-      ) : null}
+      {order.authenticating ? <p className="mt-2 text-center text-muted">Your bank asks you to confirm this payment. Nothing has been charged yet.</p> : null}
       <section aria-label="Your order" className="mt-6 rounded-2xl border border-line bg-cream/60 p-5">
         <div className="flex items-start justify-between gap-4">
           <div>

@@ -14,8 +14,8 @@
  *   routes (/logout, /auth/google, /billing/portal, ...) are all covered before any action
  *   runs. A request from elsewhere gets a short 403 page.
  *
- * Webhooks (/webhooks/stripe, /webhooks/sanity) and the reminder e-mail's one-click unsubscribe
- * (/reminders/unsubscribe) are the only exemptions from the origin rule, however their path is
+ * Webhooks (/webhooks/stripe, /webhooks/sanity) and the reminder and recovery e-mails' one-click unsubscribe
+ * (/reminders/unsubscribe, for recovery e-mails too) are the only exemptions from the origin rule, however their path is
  * spelled: providers and mail apps post from their own servers and pages, and each request is
  * verified by its signature (the signed token). Their `Origin` is taken off before Remix runs,
  * whose own origin check would otherwise answer a mail app's post with a 500.

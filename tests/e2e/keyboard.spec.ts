@@ -79,6 +79,20 @@ async function answerQuestion(page: Page, where: string) {
   throw new Error(`${where}: no way forward found with Tab`);
 }
 
+/** The e-mail step (ADR 44): types an address, leaves consent unticked, and goes on with the main button. */
+async function giveEmail(page: Page, where: string) {
+  // Its code is a chunk of its own: the step is on screen (and its heading focused) once it has loaded.
+  await expect(page.locator("main input[type=email]")).toBeVisible();
+  await expect(page.locator("main h1"), `${where}: focus on the step's heading`).toBeFocused();
+  for (let i = 0; i < 10; i++) {
+    const now = await tab(page, where);
+    if (now.type === "email") await page.keyboard.type("keyboard-visitor@glowcoach.test");
+    else if (now.primary) return page.keyboard.press("Enter");
+    else if (now.type !== "checkbox") throw new Error(`${where}: Tab reached ${now.tag} "${now.text}" before the step's button`);
+  }
+  throw new Error(`${where}: no way forward found with Tab`);
+}
+
 /** Tabs to the step's main action (the intro's button, an insight's Continue) and presses Enter. */
 async function pressPrimary(page: Page, where: string) {
   for (let i = 0; i < 15; i++) {
@@ -120,6 +134,7 @@ async function completeWithKeyboard(page: Page, funnels: FunnelOutline[], target
         break;
       }
     } else if (step.type === "question") await answerQuestion(page, where);
+    else if (step.type === "email") await giveEmail(page, where);
     else if (step.type !== "analysing") await pressPrimary(page, where); // analysing moves on by itself
     await page.waitForURL((url) => url.pathname !== path, { timeout: 15_000 });
   }

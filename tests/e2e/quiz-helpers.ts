@@ -29,15 +29,22 @@ function funnelAt(route: string): Funnel {
 
 /**
  * Answers every question of the funnel at `route` (the given answers, else each question's first
- * option) and opens its result page. Returns the answers given.
+ * option) and opens its result page, or the step `openStep` when given (e.g. the e-mail step
+ * before the result, which the walk otherwise passes by). Returns the answers given.
  */
-export async function takeQuiz(page: Page, baseURL: string, route: string, wanted: Record<string, string | string[]>): Promise<Answers> {
+export async function takeQuiz(
+  page: Page,
+  baseURL: string,
+  route: string,
+  wanted: Record<string, string | string[]>,
+  { openStep }: { openStep?: string } = {},
+): Promise<Answers> {
   const funnel = funnelAt(route);
   const answers: Record<string, string | string[]> = {};
   let step = funnel.steps[0];
   for (let guard = 0; guard < 50; guard++) {
     const path = `${funnel.route}/${step.id}`;
-    if (step.type === "result") {
+    if (step.type === "result" || step.id === openStep) {
       await page.goto(path);
       return answers;
     }

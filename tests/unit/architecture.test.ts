@@ -131,7 +131,7 @@ describe("imports point one way", () => {
     ["security", "render", "analytics"],
     ["auth", "experiments", "operations", "pages"],
     ["funnels", "members"],
-    ["payments", "reminders", "admin", "content-checks"],
+    ["payments", "reminders", "recovery", "admin", "content-checks"],
     ["routes", "root", "entry.server", "entry.client", "load-context.server"],
     // The typed server entry (gate, stored pages, Express, Remix) and its build's types.
     ["server", "server-build.d"],

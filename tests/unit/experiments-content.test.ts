@@ -107,7 +107,10 @@ describe("a variant applied to a funnel step", () => {
   it("changes copy and the result button, checked by the funnel schema", () => {
     const funnel = loadFunnel("skin");
     const applied = applyStepChanges(funnel, "14", { title: "Ready", cta: { href: "/sales" } });
-    expect(applied.ok && applied.value.steps.at(-1)).toMatchObject({ title: "Ready", cta: { href: "/sales", label: expect.any(String) } });
+    expect(applied.ok && applied.value.steps.find((step) => step.id === "14")).toMatchObject({
+      title: "Ready",
+      cta: { href: "/sales", label: expect.any(String) },
+    });
     const wrong = applyStepChanges(funnel, "3", { headline: "Nope" });
     expect(wrong.ok).toBe(false);
     expect(!wrong.ok && wrong.problems[0].message).toBe('a question step has no "headline"');

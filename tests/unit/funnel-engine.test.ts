@@ -79,7 +79,9 @@ describe("moving through a funnel", () => {
   it("goes from each step to the next one", () => {
     expect(nextTarget((step("0") as StepOfType<"intro">).next, {})).toEqual({ step: "1" });
     for (let n = 1; n <= 12; n++) expect(nextTarget(question(String(n)).next, skinAnswers())).toEqual({ step: String(n + 1) });
-    expect(nextTarget((step("13") as StepOfType<"analysing">).next, {})).toEqual({ step: "14" });
+    // The analysing screen leads to the e-mail step (ADR 44), which leads to the result.
+    expect(nextTarget((step("13") as StepOfType<"analysing">).next, {})).toEqual({ step: "email" });
+    expect(nextTarget((step("email") as StepOfType<"email">).next, {})).toEqual({ step: "14" });
   });
 
   it("takes the first branch whose conditions hold", () => {
@@ -133,7 +135,8 @@ describe("moving through a funnel", () => {
   it("goes back to the previous step, never to the analysing screen", () => {
     expect(previousStepId(skin, "1", {})).toBe("0");
     expect(previousStepId(skin, "5", skinAnswers())).toBe("4");
-    expect(previousStepId(skin, "14", skinAnswers())).toBe("12");
+    expect(previousStepId(skin, "14", skinAnswers())).toBe("email");
+    expect(previousStepId(skin, "email", skinAnswers())).toBe("12");
     expect(previousStepId(skin, "0", {})).toBeUndefined();
   });
 });

@@ -102,7 +102,7 @@ describe("funnel linter", () => {
 
   it("accepts a loop that has a way out", () => {
     expect(
-      errorsAfter((d) => (d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { step: "12" } }, { to: { step: "14" } }])),
+      errorsAfter((d) => (d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { step: "12" } }, { to: { step: "email" } }])),
     ).toEqual([]);
   });
 
@@ -162,7 +162,7 @@ describe("funnel linter", () => {
       const result = lint([
         skin((d) => {
           d.steps[14].cta.href = "/nowhere";
-          d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { href: "/shop?from=quiz" } }, { to: { step: "14" } }];
+          d.steps[13].next = [{ when: [{ field: "motivation", anyOf: ["photos"] }], to: { href: "/shop?from=quiz" } }, { to: { step: "email" } }];
         }),
       ]);
       expect(result).toEqual({

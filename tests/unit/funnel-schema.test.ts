@@ -17,7 +17,7 @@ describe("funnel schema", () => {
   it("accepts the skin funnel", () => {
     const result = resolveFunnel(funnelDocument("skin"), sharedQuestions());
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.funnel.steps.map((s) => s.id)).toEqual(Array.from({ length: 15 }, (_, i) => String(i)));
+    if (result.ok) expect(result.funnel.steps.map((s) => s.id)).toEqual([...Array.from({ length: 15 }, (_, i) => String(i)), "email"]);
   });
 
   it.each([

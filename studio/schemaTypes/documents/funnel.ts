@@ -67,7 +67,7 @@ export const funnel = defineType({
       title: "Steps",
       type: "array",
       description: "Visitors start at the first step.",
-      of: ["introStep", "questionStep", "analysingStep", "insightStep", "summaryStep", "resultStep"].map((type) => defineArrayMember({ type })),
+      of: ["introStep", "questionStep", "analysingStep", "insightStep", "summaryStep", "emailStep", "resultStep"].map((type) => defineArrayMember({ type })),
     }),
   ],
   validation: (rule) => [rule.custom(funnelRunsInTheApp), rule.custom(funnelLabelsAgree).warning()],

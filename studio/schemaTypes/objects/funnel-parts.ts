@@ -330,6 +330,44 @@ export const summaryStep = defineType({
   preview: stepPreview("Summary", "title"),
 });
 
+export const emailStep = defineType({
+  name: "emailStep",
+  title: "E-mail before the result",
+  type: "object",
+  description: 'Asks "Where should we send your plan?" before the result. At most one per quiz; visitors can always skip it.',
+  fields: [
+    defineField({ name: "type", type: "string", initialValue: "email", hidden: true, readOnly: true }),
+    ...stepBase,
+    defineField({ name: "title", title: "Title", type: "string", initialValue: "Where should we send your plan?" }),
+    defineField({ name: "subtitle", title: "Subtitle", type: "string" }),
+    defineField({ name: "emailLabel", title: "Address field label", type: "string", initialValue: "Your e-mail address" }),
+    defineField({
+      name: "consentLabel",
+      title: "Marketing consent box",
+      type: "string",
+      description: "Shown unticked. Only visitors who tick it get recovery e-mails: say what they agree to receive.",
+    }),
+    defineField({ name: "continueLabel", title: "Button", type: "string" }),
+    defineField({ name: "skipLabel", title: "Skip link", type: "string", description: "Goes on to the result without an address." }),
+    defineField({ name: "note", title: "Small print", type: "string" }),
+    defineField({
+      name: "recoveryAfterHours",
+      title: "Recovery e-mails (hours after the address is given)",
+      type: "array",
+      of: [defineArrayMember({ type: "number" })],
+      description: "E.g. 1 and 24. In increasing order, at most 5. A night-time e-mail waits for 9:00 in the visitor's time zone.",
+    }),
+    defineField({
+      name: "checkoutReminderAfterHours",
+      title: "Unfinished checkout reminder (hours after it started)",
+      type: "number",
+      description: "Empty: no reminder.",
+    }),
+    nextField,
+  ],
+  preview: stepPreview("E-mail", "title"),
+});
+
 export const resultStep = defineType({
   name: "resultStep",
   title: "Result",
@@ -372,5 +410,6 @@ export const funnelParts = [
   analysingStep,
   insightStep,
   summaryStep,
+  emailStep,
   resultStep,
 ];

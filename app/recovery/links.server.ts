@@ -1,0 +1,61 @@
+/**
+ * A recovery e-mail's links, HMAC-signed with a key derived from SESSION_SECRET for this purpose
+ * only. None signs anybody in:
+ *  - "see my plan" (the offer page's address with the signed lead) names a lead and the e-mail it came in; it restores that lead's answers in the
+ *    browser that follows it and lands on the offer (a link forwarded to someone shows them the
+ *    plan for those answers, nothing about the account or the address);
+ *  - "unsubscribe" names a lead; it stops the recovery e-mails to its address (RFC 8058 one-click,
+ *    on /reminders/unsubscribe, the page every e-mail of ours unsubscribes on).
+ */
+import crypto from "node:crypto";
+import { env } from "~/utils/env.server";
+
+type Purpose = "back" | "unsubscribe";
+
+function signature(purpose: Purpose, value: string): string {
+  const key = crypto.createHmac("sha256", env.sessionSecret).update("recovery-links").digest();
+  return crypto.createHmac("sha256", key).update(`${purpose}:${value}`).digest("base64url");
+}
+
+function matches(purpose: Purpose, value: string, given: string | null): boolean {
+  if (!given) return false;
+  const expected = Buffer.from(signature(purpose, value));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+}
+
+/** Which e-mail a link came in: number n of the sequence ("1", "2") or the checkout reminder ("checkout"). */
+export type EmailTag = string;
+
+const TAG = /^(?:[1-9]|checkout)$/;
+const LEAD_ID = /^[A-Za-z0-9-]{10,64}$/;
+
+/**
+ * The offer page itself, with the signed lead: its loader restores the answers and redirects to
+ * the plain address (no route of its own, so the client manifest every quiz step loads stays small).
+ */
+export function backLink(leadId: string, tag: EmailTag, offerPath: string): string {
+  return `${env.publicUrl}${offerPath}?${new URLSearchParams({ lead: leadId, e: tag, sig: signature("back", `${leadId}.${tag}`) })}`;
+}
+
+export function recoveryUnsubscribeLink(leadId: string): string {
+  // The site's one unsubscribe page, which tells a lead's token from a reminder's by its signature.
+  return `${env.publicUrl}/reminders/unsubscribe?${new URLSearchParams({ token: `${leadId}.${signature("unsubscribe", leadId)}` })}`;
+}
+
+/** The lead and e-mail a signed link names, or null when the link was not made by us. */
+export function fromSignedLink(url: URL): { leadId: string; tag: EmailTag } | null {
+  const leadId = url.searchParams.get("lead") ?? "";
+  const tag = url.searchParams.get("e") ?? "";
+  if (!LEAD_ID.test(leadId) || !TAG.test(tag)) return null;
+  return matches("back", `${leadId}.${tag}`, url.searchParams.get("sig")) ? { leadId, tag } : null;
+}
+
+/** The lead an unsubscribe token names, or null when it was not made by us. */
+export function leadFromUnsubscribeToken(token: string | null): string | null {
+  if (!token || token.length > 200) return null;
+  const dot = token.lastIndexOf(".");
+  if (dot <= 0) return null;
+  const leadId = token.slice(0, dot);
+  return LEAD_ID.test(leadId) && matches("unsubscribe", leadId, token.slice(dot + 1)) ? leadId : null;
+}
