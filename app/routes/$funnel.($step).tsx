@@ -20,6 +20,8 @@ import { funnelForViewer } from "~/experiments/experiments.server";
 import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LoadOutcome } from "~/funnels/flow.server";
 import type { StepView } from "~/funnels/view";
 import { isHandoff, keepHandoff, noteFunnelShown, takeHandoff, type StepHandoff } from "~/funnels/navigation";
+import { answerKeyOf } from "~/funnels/answer-key";
+import { answersSent, pageAfterAnswersSent } from "~/funnels/answer-queue";
 import { markReusable } from "~/funnels/page-cache.server";
 import { parseForm, replyRefused } from "~/utils/form.server";
 import { contentPageAt } from "~/content/content.server";
@@ -74,10 +76,11 @@ async function stepPage(
   outcome: Extract<LoadOutcome, { kind: "view" }>,
   visitorId: string,
   consented: boolean,
+  answerKey?: string,
 ): Promise<StepView & { pixelEvents?: PixelEvent[] }> {
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
-    const eventId = await recordEvent({ ...event, visitorId });
+    const eventId = await recordEvent({ ...event, visitorId }, answerKey);
     // The pixel's ViewContent / Lead carry the first-party event's id (de-duplication).
     if (eventId && consented && event.funnel) {
       const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
@@ -98,22 +101,26 @@ export async function action(args: ActionFunctionArgs) {
   const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (!at) throw await noPage(request, address);
   if (isGo(at)) return goTo(at);
+  // An answer the quiz's JavaScript may send again: its events are recorded once (ADR 43).
+  const answerKey = answerKeyOf(request);
+  if (answerKey === null) return data({ status: "error", error: { "": ["This answer could not be read. Please reload the page."] } }, { status: 400 });
   const { submission, status } = await parseForm(request, at.form);
   if (submission.status !== "success") return data(submission.reply(), { status });
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
-  for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
+  for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId }, answerKey);
   // The app's own JavaScript gets the next step's page with the answer: one request per step.
   const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
   if (!next) return goTo(answered);
   const headers = new Headers();
   for (const cookie of [...answered.cookies, ...(next.setCookie ? [next.setCookie] : [])]) headers.append("Set-Cookie", cookie);
-  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId, adsAllowed(request)) };
+  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId, adsAllowed(request), answerKey) };
   return data({ handoff }, { headers });
 }
 
 /** An answer that hands the next page over is shown without asking the server again (app/funnels/navigation.ts). */
 export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  await answersSent();
   const answer = await serverAction<typeof action>();
   if (!isHandoff(answer)) return answer;
   keepHandoff(answer.handoff);
@@ -121,7 +128,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
-  return (takeHandoff(new URL(request.url)) as Awaited<ReturnType<typeof loader>>["data"] | null) ?? serverLoader<typeof loader>();
+  return (takeHandoff(new URL(request.url)) as Awaited<ReturnType<typeof loader>>["data"] | null) ?? pageAfterAnswersSent(serverLoader<typeof loader>);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => {

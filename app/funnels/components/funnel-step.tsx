@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import type { Step } from "../schema";
 import type { StepView, ViewOf } from "../view";
 import { AnalysingStep } from "./analysing-step";
+import { AnswerNotice, useAnswerQueue } from "./answer-notice";
 import { IntroStep } from "./intro-step";
 import { QuestionStep } from "./question-step";
 import { InsightStep, ResultStep } from "./result-step";
@@ -21,6 +22,12 @@ const renderers: Renderers = {
 
 export function FunnelStep({ view }: { view: StepView }) {
   const Renderer = renderers[view.step.type] as ComponentType<{ view: StepView }>;
+  useAnswerQueue(view);
   // A new key per step resets each renderer's local state (choices, timers).
-  return <Renderer key={`${view.funnel.id}/${view.step.id}`} view={view} />;
+  return (
+    <>
+      <AnswerNotice />
+      <Renderer key={`${view.funnel.id}/${view.step.id}`} view={view} />
+    </>
+  );
 }
