@@ -6,7 +6,7 @@
 export const ANSWER_KEY_HEADER = "X-Answer-Key";
 
 /** A browser tab's random id and the answer's number in that tab: "k4x9…-12". */
-const ANSWER_KEY = /^[A-Za-z0-9]{16,40}-\d{1,9}$/;
+const ANSWER_KEY = /^[a-z0-9]{16,40}-\d{1,9}$/;
 
 /** The request's answer key: undefined when it has none, null when it is not one we make. */
 export function answerKeyOf(request: Request): string | undefined | null {

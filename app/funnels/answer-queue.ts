@@ -7,22 +7,24 @@
  *
  * The server stays the judge. When it puts the visitor somewhere else (a step they may not be
  * on, a refused answer) or an answer cannot be sent at all, the answers not yet sent are dropped,
- * the page says so calmly (AnswerNotice) and goes where the server says, the visitor's choices
+ * the page says so calmly (the site's toast) and goes where the server says, the visitor's choices
  * kept (they preselect the question they are brought back to). Steps the browser cannot show by
  * itself (insights, summaries, results) wait for the server's page, as before.
  */
 import { decode } from "turbo-stream";
+import { showToast, type ToastMessage } from "~/components/ui/toaster";
 import { formErrorsOf } from "~/utils/form-errors";
 import { ANSWER_KEY_HEADER } from "./answer-key";
 import type { Answers } from "./engine";
 import { isHandoff, keepHandoff } from "./navigation";
-import { nextPlainStep } from "./step-view";
+import type { Step } from "./schema";
+import { nextPlainStep, stepAnswers } from "./step-view";
 import type { StepView } from "./view";
 
 type Fields = [string, string][];
 
 /** An answer on its way: the step's address, the form's fields, and the step the browser already showed for it. */
-type Unsent = { key: string; action: string; fields: Fields; funnelId: string; shown: string | null };
+type Unsent = { key: string; action: string; fields: Fields; shown: string | null };
 
 /** What the server said to an answer. */
 type Outcome =
@@ -32,10 +34,10 @@ type Outcome =
   | { kind: "failed" };
 
 export const NOTICES = {
-  failed: "We couldn't save your last answer, so we've brought you back to it with your choice kept. Please check your connection and try again.",
-  elsewhere: "Your answers were out of step with the ones we have saved, so we've taken you to where your quiz continues.",
-  refused: "We've taken you back to that question.",
-} as const;
+  failed: { title: "Your answer wasn't saved", description: "Your choice is kept: please try again." },
+  elsewhere: { title: "We've picked up where your saved answers are" },
+} satisfies Record<string, ToastMessage>;
+const refusedNotice = (why: string): ToastMessage => ({ title: "Please check that answer", description: why });
 
 /** Waits between tries: four tries in about 4.5 s, then the answer is given up and the visitor told. */
 const RETRY_MS = [300, 1_000, 3_000];
@@ -43,41 +45,42 @@ const QUEUE_KEY = "gc-answers-unsent";
 const answersKey = (funnelId: string) => `gc-answers:${funnelId}`;
 
 // ---------------------------------------------------------------------------
-// sessionStorage (this tab only), with memory when storage is refused (private modes)
+// Kept in memory, and in sessionStorage (this tab only) when the browser allows it
 
-const memory = new Map<string, string>();
-function readStored<T>(key: string, fallback: T): T {
+function stored<T>(key: string, fallback: T): T {
   try {
-    const text = window.sessionStorage.getItem(key) ?? memory.get(key);
-    return text ? (JSON.parse(text) as T) : fallback;
+    return (JSON.parse(window.sessionStorage.getItem(key) ?? "null") as T) ?? fallback;
   } catch {
     return fallback;
   }
 }
-function writeStored(key: string, value: unknown): void {
-  const text = JSON.stringify(value);
-  memory.set(key, text);
+function store(key: string, value: unknown): void {
   try {
-    window.sessionStorage.setItem(key, text);
+    window.sessionStorage.setItem(key, JSON.stringify(value));
   } catch {
-    // Memory keeps it for this page.
+    // Private modes: this page's memory still has it.
   }
 }
 
-const unsent = (): Unsent[] => readStored<Unsent[]>(QUEUE_KEY, []);
-
-/** The answers this tab has given in a funnel (the server's cookie holds the ones it accepted). */
-function knownAnswers(funnelId: string): Record<string, string | string[]> {
-  return readStored(answersKey(funnelId), {});
+let queue: Unsent[] | undefined;
+const unsent = (): Unsent[] => (queue ??= stored<Unsent[]>(QUEUE_KEY, []));
+function setUnsent(entries: Unsent[]): void {
+  queue = entries;
+  store(QUEUE_KEY, entries);
 }
 
+/**
+ * The answers this tab has given in a funnel (the server's cookie holds the ones it accepted).
+ * Without sessionStorage none are known, and each answer waits for the server's page.
+ */
+const knownAnswers = (funnelId: string): Record<string, string | string[]> => stored(answersKey(funnelId), {});
+const setKnownAnswers = (funnelId: string, answers: Record<string, string | string[]>) => store(answersKey(funnelId), answers);
+
 // ---------------------------------------------------------------------------
-// The page: where to go, and the notice
+// The page: where to go
 
 type Go = (to: string, options: { page?: StepView; replace?: boolean }) => void;
 let goTo: Go = (to) => window.location.assign(to);
-let notice: string | null = null;
-const listeners = new Set<() => void>();
 
 /** The funnel's page registers how to move (Remix's navigate) while it is on screen. */
 export function registerNavigate(navigate: (to: string, options: { replace?: boolean }) => void): void {
@@ -87,30 +90,20 @@ export function registerNavigate(navigate: (to: string, options: { replace?: boo
   };
 }
 
-function tell(text: string | null): void {
-  notice = text;
-  listeners.forEach((listener) => listener());
-}
-export const noticeNow = () => notice;
-export function onNotice(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /**
  * A step the server showed: its saved answers are the truth for its questions; a result clears
  * the answers (the server did), so the next quiz starts from nothing here too.
  */
 export function noteStepShown(view: StepView): void {
-  if (view.step.type === "result") writeStored(answersKey(view.funnel.id), {});
-  else if (view.step.type === "question") writeStored(answersKey(view.funnel.id), { ...knownAnswers(view.funnel.id), ...view.answers });
+  if (view.step.type === "result") setKnownAnswers(view.funnel.id, {});
+  else if (view.step.type === "question") setKnownAnswers(view.funnel.id, { ...knownAnswers(view.funnel.id), ...view.answers });
 }
 
 // ---------------------------------------------------------------------------
 // Answering
 
 /** This page's answers are numbered from a random id, so no two tabs or loads share a key. */
-const pageId = Array.from({ length: 20 }, () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(Math.random() * 36)]).join("");
+const pageId = Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36).padStart(7, "0")).join("");
 let answerCount = 0;
 const waiting = new Map<string, (outcome: Outcome) => void>();
 
@@ -121,13 +114,12 @@ const waiting = new Map<string, (outcome: Outcome) => void>();
 export async function answerStep(view: StepView, fields: Fields, given: Answers): Promise<void> {
   const plan = view.plan;
   if (!plan) return;
-  tell(null);
   const before = knownAnswers(plan.id);
   const after = { ...before, ...given } as Record<string, string | string[]>;
-  writeStored(answersKey(plan.id), after);
+  setKnownAnswers(plan.id, after);
   const next = nextPlainStep(plan, view.step.id, before, after, view.variant);
-  const entry: Unsent = { key: `${pageId}-${++answerCount}`, action: `${plan.route}/${view.step.id}`, fields, funnelId: plan.id, shown: next?.to ?? null };
-  writeStored(QUEUE_KEY, [...unsent(), entry]);
+  const entry: Unsent = { key: `${pageId}-${++answerCount}`, action: `${plan.route}/${view.step.id}`, fields, shown: next?.to ?? null };
+  setUnsent([...unsent(), entry]);
   if (next) {
     goTo(next.to, { page: next.page });
     void sendAll();
@@ -139,7 +131,7 @@ export async function answerStep(view: StepView, fields: Fields, given: Answers)
   });
   if (outcome.kind === "page") goTo(outcome.to, { page: outcome.page });
   else if (outcome.kind === "go") goTo(outcome.to, {});
-  else tell(outcome.kind === "refused" ? outcome.message : NOTICES.failed);
+  else showToast(outcome.kind === "refused" ? refusedNotice(outcome.message) : NOTICES.failed);
 }
 
 let sending: Promise<void> | null = null;
@@ -150,10 +142,7 @@ export function sendAll(): Promise<void> {
     try {
       for (let entry = unsent()[0]; entry; entry = unsent()[0]) {
         const outcome = await send(entry);
-        writeStored(
-          QUEUE_KEY,
-          unsent().filter((other) => other.key !== entry.key),
-        );
+        setUnsent(unsent().filter((other) => other.key !== entry.key));
         settle(entry, outcome);
       }
     } finally {
@@ -172,10 +161,7 @@ export async function pageAfterAnswersSent<T>(load: () => Promise<T>): Promise<T
   const page = await load();
   if (typeof page !== "object" || page === null || !("step" in page) || !("funnel" in page)) return page;
   const view = page as unknown as StepView;
-  if (view.step.type !== "question") return page;
-  const known = knownAnswers(view.funnel.id);
-  const chosen = Object.fromEntries(view.step.questions.flatMap((q) => (known[q.field] !== undefined ? [[q.field, known[q.field]]] : [])));
-  return { ...page, answers: { ...chosen, ...view.answers } };
+  return { ...page, answers: { ...stepAnswers(view.step as Step, knownAnswers(view.funnel.id)), ...view.answers } };
 }
 
 function settle(entry: Unsent, outcome: Outcome): void {
@@ -189,21 +175,14 @@ function settle(entry: Unsent, outcome: Outcome): void {
     return;
   }
   // The server disagrees, refused the answer, or it could not be sent: what came after it goes too.
-  writeStored(QUEUE_KEY, []);
+  setUnsent([]);
   for (const [key, resolve] of waiting) {
     waiting.delete(key);
     resolve({ kind: "failed" });
   }
-  if (outcome.kind === "page") {
-    tell(NOTICES.elsewhere);
-    goTo(outcome.to, { page: outcome.page, replace: true });
-  } else if (outcome.kind === "go") {
-    tell(NOTICES.elsewhere);
-    goTo(outcome.to, { replace: true });
-  } else {
-    tell(outcome.kind === "refused" ? `${outcome.message} ${NOTICES.refused}` : NOTICES.failed);
-    goTo(entry.action, { replace: true });
-  }
+  showToast(outcome.kind === "refused" ? refusedNotice(outcome.message) : outcome.kind === "failed" ? NOTICES.failed : NOTICES.elsewhere);
+  if (outcome.kind === "page" || outcome.kind === "go") goTo(outcome.to, { page: outcome.kind === "page" ? outcome.page : undefined, replace: true });
+  else goTo(entry.action, { replace: true });
 }
 
 let resumed = false;

@@ -11,7 +11,7 @@ import { Suspense, useEffect } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect as clientRedirect, useLoaderData, type ClientActionFunctionArgs, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
-import { FunnelStep } from "~/funnels/components/funnel-step";
+import { FunnelStep, isLaterStep, laterSteps } from "~/funnels/components/funnel-step";
 import { recordEvent } from "~/analytics/events.server";
 import { leadEvent, viewContentEvent, type PixelEvent } from "~/analytics/pixel";
 import { adsAllowed } from "~/analytics/consent.server";
@@ -68,6 +68,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
+  // Loaded before rendering, so the server renders the whole step (also without JavaScript).
+  if (isLaterStep(outcome.view)) await laterSteps.load();
   return data(await stepPage(outcome, context.visitorId, adsAllowed(request)), { headers: cookieHeaders(outcome.setCookie) });
 }
 

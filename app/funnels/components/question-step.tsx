@@ -1,4 +1,4 @@
-import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { CheckIcon } from "~/components/ui/icons";
@@ -20,7 +20,6 @@ type Answers = Record<string, string | string[]>;
 export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const { step } = view;
   const hydrated = useHydrated();
-  const submit = useSubmit();
   const navigation = useNavigation();
   const heading = useStepFocus<HTMLHeadingElement>();
   const headingId = useId();
@@ -31,7 +30,6 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const [sending, setSending] = useState(false);
   const autoAdvance = step.autoAdvanceMs !== undefined;
   const busy = navigation.state !== "idle" || sending;
-  const instant = hydrated && view.plan !== undefined;
 
   /** Hands the answer to the queue (the page moves on at once, or when the server's page is in). */
   function send(fields: [string, string][], given: Answers) {
@@ -40,7 +38,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>, skip: boolean) {
-    if (!instant) return;
+    if (!hydrated) return;
     event.preventDefault();
     if (skip) send([["intent", "skip"]], Object.fromEntries(step.questions.map((question) => [question.field, []])));
     else if (ready) send([...new FormData(event.currentTarget)].map(([name, value]) => [name, String(value)]), answers);
@@ -56,10 +54,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   function autoAdvanceTo(question: Question, value: string) {
     choose(question, value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(
-      () => (instant ? send([[question.field, value]], { [question.field]: value }) : submit({ [question.field]: value }, { method: "post" })),
-      step.autoAdvanceMs,
-    );
+    timer.current = setTimeout(() => send([[question.field, value]], { [question.field]: value }), step.autoAdvanceMs);
   }
 
   return (
