@@ -91,7 +91,10 @@ test.describe("instant answers", () => {
     await hydrated(page, testInfo);
     // An answer to step 9, never reached, queued by hand as if this tab had sent it.
     await page.evaluate(() =>
-      sessionStorage.setItem("gc-answers-unsent", JSON.stringify([{ key: "forgedforgedforged01-1", action: "/quiz/9", fields: [["timeWillingness", "5-10"]], shown: "/quiz/10" }])),
+      sessionStorage.setItem(
+        "gc-answers-unsent",
+        JSON.stringify([{ key: "forgedforgedforged01-1", action: "/quiz/9", fields: [["timeWillingness", "5-10"]], shown: "/quiz/10" }]),
+      ),
     );
     await page.reload();
     await expect(page.getByText("We've picked up where your saved answers are")).toBeVisible();
@@ -105,7 +108,10 @@ test.describe("instant answers", () => {
     await page.goto("/quiz/1");
     await hydrated(page, testInfo);
     await page.evaluate(() =>
-      sessionStorage.setItem("gc-answers-unsent", JSON.stringify([{ key: "forgedforgedforged02-1", action: "/quiz/1", fields: [["skinType", "shiny"]], shown: "/quiz/2" }])),
+      sessionStorage.setItem(
+        "gc-answers-unsent",
+        JSON.stringify([{ key: "forgedforgedforged02-1", action: "/quiz/1", fields: [["skinType", "shiny"]], shown: "/quiz/2" }]),
+      ),
     );
     await page.reload();
     await expect(page.getByText("Please check that answer")).toBeVisible();
