@@ -84,6 +84,43 @@ function serverEntry(): Plugin {
   };
 }
 
+/**
+ * Lazy route discovery is off (`v3_lazyRouteDiscovery: false`), yet Remix's browser build ships
+ * its code (~1.5 KB gzip: link observers, manifest patching), which then never runs. The module is
+ * replaced by what it does when off, so the quiz step carries none of it (ADR 43). Turning
+ * discovery on needs this plugin removed: the build stops here if the two disagree.
+ */
+function noRouteDiscovery(lazyRouteDiscovery: boolean): Plugin {
+  return {
+    name: "glow-no-route-discovery",
+    apply: "build",
+    enforce: "pre",
+    load(id) {
+      if (!/[\\/]@remix-run[\\/]react[\\/]dist[\\/]esm[\\/]fog-of-war\.js$/.test(id)) return undefined;
+      if (lazyRouteDiscovery) throw new Error("v3_lazyRouteDiscovery is on: remove noRouteDiscovery() from vite.config.ts");
+      return {
+        code: [
+          "export const isFogOfWarEnabled = () => false;",
+          "export const getPartialManifest = (manifest) => manifest;",
+          "export const getPatchRoutesOnNavigationFunction = () => undefined;",
+          "export const useFogOFWarDiscovery = () => {};",
+          "export const fetchAndApplyManifestPatches = async () => {};",
+        ].join("\n"),
+        moduleSideEffects: false,
+      };
+    },
+  };
+}
+
+const REMIX_FUTURE = {
+  v3_fetcherPersist: true,
+  v3_relativeSplatPath: true,
+  v3_throwAbortReason: true,
+  v3_singleFetch: true,
+  v3_lazyRouteDiscovery: false,
+  v3_routeConfig: true,
+} as const;
+
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
@@ -93,18 +130,9 @@ declare module "@remix-run/node" {
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   plugins: [
-    ...(isSsrBuild ? [serverEntry()] : [thirdPartyLicenses(), plainDynamicImports(), gzipAssets()]),
+    ...(isSsrBuild ? [serverEntry()] : [thirdPartyLicenses(), plainDynamicImports(), noRouteDiscovery(REMIX_FUTURE.v3_lazyRouteDiscovery), gzipAssets()]),
     tailwindcss(),
-    remix({
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: false,
-        v3_routeConfig: true,
-      },
-    }),
+    remix({ future: REMIX_FUTURE }),
   ],
   build: {
     sourcemap: false,

@@ -45,7 +45,12 @@ const insertEvent = statement(
     userId: string | null,
     variants: string | null,
     createdAt: Date,
-  ) => query.insertInto("AnalyticsEvent").values({ id, visitorId, name, funnel, step, props, userId, variants, createdAt }),
+  ) =>
+    // A repeated request's event (recordEvent's requestKey) has the same id: stored once.
+    query
+      .insertInto("AnalyticsEvent")
+      .values({ id, visitorId, name, funnel, step, props, userId, variants, createdAt })
+      .onConflict((conflict) => conflict.column("id").doNothing()),
 );
 
 /** Writes one event row at once (recordEvent, and each row of a batch). */

@@ -10,12 +10,27 @@ import { repeatOnEveryView } from "~/render/page-record.server";
 import { queueEvent, storeEvent } from "./event-batch.server";
 
 /**
+ * The id of an event made by a request that may arrive more than once (an answer the quiz's
+ * JavaScript sends again after a lost response, ADR 43): the same visitor, request key, event and
+ * step always give the same id, so the second arrival stores nothing new and answers the same id.
+ * The visitor is part of it, so no request key can name another visitor's event.
+ */
+export function repeatableEventId(visitorId: string, requestKey: string, event: Pick<EventInput, "name" | "step">): string {
+  const hex = crypto
+    .createHash("sha256")
+    .update(`${visitorId}\u0000${requestKey}\u0000${event.name}\u0000${event.step ?? ""}`)
+    .digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
  * Records an event, with the variants of the running experiments the visitor is in; answers
- * its id (usable as a pixel event id), or null when the write failed.
+ * its id (usable as a pixel event id), or null when the write failed. With `requestKey` (a
+ * request that may be repeated), the id is `repeatableEventId`'s and a repeat stores nothing.
  * Hot-path SQL: funnel steps and finished routines record one on nearly every request.
  */
-export async function recordEvent(event: EventInput): Promise<string | null> {
-  const id = event.id ?? crypto.randomUUID();
+export async function recordEvent(event: EventInput, requestKey?: string): Promise<string | null> {
+  const id = event.id ?? (requestKey ? repeatableEventId(event.visitorId, requestKey, event) : crypto.randomUUID());
   try {
     const variants = await eventVariants(event.visitorId);
     await storeEvent({ ...event, id, props: JSON.stringify(event.props ?? {}), createdAt: new Date() }, variants);

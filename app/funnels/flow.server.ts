@@ -19,7 +19,6 @@ import {
   journey,
   nextTarget,
   pickInsight,
-  previousStepId,
   stepAccess,
   stepChrome,
   stepPath,
@@ -29,7 +28,8 @@ import {
 import type { Funnel, Step } from "../content-model/funnel";
 import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
 import { withSetCookies } from "~/utils/cookies.server";
-import type { ClientStep, InsightView, StepView } from "./view";
+import type { InsightView, StepView } from "./view";
+import { baseStepView, plainStepView } from "./step-view";
 import { logger } from "~/utils/logger.server";
 import crypto from "node:crypto";
 import { progressChartHtml } from "./components/progress-chart.server";
@@ -73,20 +73,26 @@ async function locate(route: string, stepParam: string | undefined, version?: Fu
   return step ? { kind: "found", funnel, step } : { kind: "redirect", to: funnel.route };
 }
 
-function answersFor(step: Step, answers: Answers): Record<string, string | string[]> {
-  if (step.type !== "question") return {};
-  const picked: Record<string, string | string[]> = {};
-  for (const q of step.questions) {
-    const value = answers[q.field];
-    if (value !== undefined) picked[q.field] = typeof value === "string" ? value : [...value];
-  }
-  return picked;
-}
+const plans = new WeakMap<Funnel, Funnel>();
 
-/** The step as the page shows it: no branches or rules, and its label and progress as the engine works them out. */
-function toClientStep(funnel: Funnel, step: Step): ClientStep {
-  const { next: _next, pick: _pick, label: _label, progress: _progress, ...rest } = step as Step & { next?: unknown; pick?: unknown };
-  return { ...rest, ...stepChrome(funnel, step) } as ClientStep;
+/**
+ * The funnel as pages get it: each step's label and progress as the engine works them out
+ * (content's own where set), so the browser needs none of that code (a view's step shows them,
+ * and a question's view carries the whole plan, ADR 43). Once per funnel version.
+ */
+export function clientPlanOf(funnel: Funnel): Funnel {
+  let plan = plans.get(funnel);
+  if (!plan) {
+    plan = {
+      ...funnel,
+      steps: funnel.steps.map((step) => {
+        const { label: _label, progress: _progress, ...rest } = step;
+        return { ...rest, ...stepChrome(funnel, step) } as Step;
+      }),
+    };
+    plans.set(funnel, plan);
+  }
+  return plan;
 }
 
 async function insightView(funnel: Funnel, id: string, answers: Answers): Promise<InsightView | null> {
@@ -108,27 +114,18 @@ export async function planFunnelStep(input: { cookieHeader: string | null; route
   const access = stepAccess(funnel, step.id, state.answers, state.result !== undefined);
   if (!access.ok) return { kind: "redirect", to: access.redirectTo };
 
-  const base = {
-    funnel: { id: funnel.id, route: funnel.route, pageTitle: funnel.pageTitle },
-    step: toClientStep(funnel, step),
-    answers: answersFor(step, state.answers),
-    backHref: step.back === false ? undefined : previousHref(funnel, step, state.answers),
-    // The page differs by variant: both page caches key on the view, and so on this.
-    ...(input.version?.variant ? { variant: input.version.variant } : {}),
-  };
+  const plan = clientPlanOf(funnel);
+  const planStep = findStep(plan, step.id)!;
+  const base = baseStepView(plan, planStep, state.answers, input.version?.variant ?? undefined);
 
   // Opening a funnel's first step, whatever its type, counts as viewing the funnel.
   const viewed: PlannedEvent[] | undefined = step.id === entryStep(funnel).id ? [{ name: "funnel_viewed", funnel: funnel.id, step: step.id }] : undefined;
 
   switch (step.type) {
     case "intro":
-      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
-
     case "question":
-      return { kind: "view", view: base, events: viewed };
-
     case "analysing":
-      return { kind: "view", view: { ...base, nextHref: targetPath(funnel, nextTarget(step.next, state.answers)) }, events: viewed };
+      return { kind: "view", view: plainStepView(plan, planStep, state.answers, input.version?.variant ?? undefined)!, events: viewed };
 
     case "email":
       return { kind: "view", view: base, events: viewed };
@@ -194,11 +191,6 @@ async function progressChartFor(funnel: Funnel, ctaHref: string, answers: Answer
 
 function hasEmailStep(funnel: Funnel): boolean {
   return funnel.steps.some((step) => step.type === "email");
-}
-
-function previousHref(funnel: Funnel, step: Step, answers: Answers): string | undefined {
-  const previous = previousStepId(funnel, step.id, answers);
-  return previous === undefined ? undefined : stepPath(funnel, previous);
 }
 
 /** A step a visitor may answer: where it is, what they answered so far, and the schema its form is read with. */

@@ -44,7 +44,9 @@ export function isReusable(view: unknown): view is StepView {
  * part of the key, read from the Cookie header as the root loader reads it (ADR 32).
  */
 function pageKey(path: string, view: StepView, cookieHeader: string | null): string {
-  return `${contentGeneration()}\u0000${adConsentIn(cookieHeader)}\u0000${path}\u0000${JSON.stringify(view)}`;
+  // A question's plan is the funnel version's, which the content generation and the variant already name.
+  const { plan: _plan, ...shown } = view;
+  return `${contentGeneration()}\u0000${adConsentIn(cookieHeader)}\u0000${path}\u0000${JSON.stringify(shown)}`;
 }
 
 export function rememberPage(path: string, view: StepView, html: Buffer, nonce: string, cookieHeader: string | null): void {

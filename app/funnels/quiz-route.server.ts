@@ -21,7 +21,8 @@ import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LeadTo
 import type { StepHandoff } from "./navigation";
 import { markReusable } from "./page-cache.server";
 import type { StepView } from "./view";
-import { emailStepModule } from "./components/funnel-step";
+import { emailStepModule, isLaterStep, laterSteps } from "./components/funnel-step";
+import { answerKeyOf } from "./answer-key";
 import { browserTimeZone } from "~/members/time-zone.server";
 import { now } from "~/utils/clock.server";
 
@@ -46,6 +47,8 @@ export async function quizRouteLoader({ request, params, context }: LoaderFuncti
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
   // Loaded before rendering, so the server renders the whole e-mail step (ADR 44).
   if (outcome.view.step.type === "email") await emailStepModule.load();
+  // Loaded before rendering, so the server renders the whole step (also without JavaScript).
+  if (isLaterStep(outcome.view)) await laterSteps.load();
   return data(await stepPage(outcome, context.visitorId, adsAllowed(request)), { headers: cookieHeaders(outcome.setCookie) });
 }
 
@@ -54,10 +57,11 @@ async function stepPage(
   outcome: Extract<LoadOutcome, { kind: "view" }>,
   visitorId: string,
   consented: boolean,
+  answerKey?: string,
 ): Promise<StepView & { pixelEvents?: PixelEvent[] }> {
   const pixelEvents: PixelEvent[] = [];
   for (const event of outcome.events ?? []) {
-    const eventId = await recordEvent({ ...event, visitorId });
+    const eventId = await recordEvent({ ...event, visitorId }, answerKey);
     // The pixel's ViewContent / Lead carry the first-party event's id (de-duplication).
     if (eventId && consented && event.funnel) {
       const info = { funnel: event.funnel, title: outcome.view.funnel.pageTitle, eventId };
@@ -83,11 +87,14 @@ export async function quizRouteAction({ request, params, context }: ActionFuncti
   const at = await stepToAnswer({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (!at) throw await noPage(request, address);
   if (isGo(at)) return goTo(at);
+  // An answer the quiz's JavaScript may send again: its events are recorded once (ADR 43).
+  const answerKey = answerKeyOf(request);
+  if (answerKey === null) return data({ status: "error", error: { "": ["This answer could not be read. Please reload the page."] } }, { status: 400 });
   const { submission, status } = await parseForm(request, at.form);
   if (submission.status !== "success") return data(submission.reply(), { status });
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
-  for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId });
+  for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId }, answerKey);
   if (answered.lead) {
     const timeZone = browserTimeZone(request.headers.get("Cookie"), answered.lead.timeZone ?? undefined);
     await recordLead({ ...answered.lead, timeZone }, context.visitorId, now());
@@ -97,6 +104,6 @@ export async function quizRouteAction({ request, params, context }: ActionFuncti
   if (!next) return goTo(answered);
   const headers = new Headers();
   for (const cookie of [...answered.cookies, ...(next.setCookie ? [next.setCookie] : [])]) headers.append("Set-Cookie", cookie);
-  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId, adsAllowed(request)) };
+  const handoff: StepHandoff = { to: answered.go, page: await stepPage(next, context.visitorId, adsAllowed(request), answerKey) };
   return data({ handoff }, { headers });
 }

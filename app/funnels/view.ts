@@ -1,5 +1,5 @@
 /** What a funnel step's page receives from the server (shared by the loader and the renderers). */
-import type { Step, StepOfType } from "../content-model/funnel";
+import type { Funnel, Step, StepOfType } from "../content-model/funnel";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -24,6 +24,11 @@ export type StepView = {
   progressChartHtml?: string;
   /** The experiment variants this visitor runs the funnel in ("experiment:variant"), when any. */
   variant?: string;
+  /**
+   * On a question step: the funnel (this visitor's version), its steps' labels and progress
+   * worked out, so the browser can show the next step the moment it is answered (ADR 43).
+   */
+  plan?: Funnel;
 };
 
 export type ViewOf<T extends Step["type"]> = Omit<StepView, "step"> & { step: ClientStepOfType<T> };

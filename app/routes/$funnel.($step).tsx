@@ -16,6 +16,7 @@ import { isHandoff, keepHandoff, noteFunnelShown, takeHandoff } from "~/funnels/
 import { quizRouteAction, quizRouteLoader } from "~/funnels/quiz-route.server";
 import { fromSignedLink } from "~/recovery/links.server";
 import { recordLead, restoreFromLead } from "~/recovery/leads.server";
+import { answersSent, pageAfterAnswersSent } from "~/funnels/answer-queue";
 import { contentPageAt } from "~/content/content.server";
 import { notePublishedPagesInBackground } from "~/content/published-pages.server";
 import { offerRouteAction, offerRouteLoader, type OfferPageData } from "~/payments/offer-route.server";
@@ -57,6 +58,7 @@ export async function action(args: ActionFunctionArgs) {
 
 /** An answer that hands the next page over is shown without asking the server again (app/funnels/navigation.ts). */
 export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  await answersSent();
   const answer = await serverAction<typeof action>();
   if (!isHandoff(answer)) return answer;
   keepHandoff(answer.handoff);
@@ -64,7 +66,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
-  return (takeHandoff(new URL(request.url)) as Awaited<ReturnType<typeof loader>>["data"] | null) ?? serverLoader<typeof loader>();
+  return (takeHandoff(new URL(request.url)) as Awaited<ReturnType<typeof loader>>["data"] | null) ?? pageAfterAnswersSent(serverLoader<typeof loader>);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => {

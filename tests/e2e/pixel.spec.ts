@@ -129,6 +129,9 @@ test("the pixel waits for consent: a calm banner, Decline keeps Meta out, the fo
   // Step 2, opened again: opening it changes nothing now, so its page is kept and served from memory.
   await page.getByRole("button", { name: "By lunchtime", exact: true }).click();
   await expect(page).toHaveURL(`${BASE}/crease-crisis/2`);
+  // Step 2 shows before the answer is stored (ADR 43): reloaded once the server has it.
+  const visitor = await visitorId(context);
+  await expect.poll(() => eventIds(visitor, "step_answered")).toHaveLength(1);
   await page.reload();
   await page.reload();
   await expect(banner(page)).toBeVisible();

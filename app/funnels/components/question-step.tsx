@@ -1,7 +1,9 @@
-import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { CheckIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { answerStep } from "../answer-queue";
 import { canContinue, continueLabel, toggleChoice } from "../engine";
 import type { Option, Question } from "../../content-model/funnel";
 import type { ViewOf } from "../view";
@@ -12,12 +14,12 @@ type Answers = Record<string, string | string[]>;
 /**
  * A question step is a plain HTML form: radios, checkboxes or (for steps that move on
  * by themselves) one submit button per option. JavaScript adds the disabled state,
- * the auto-advance delay and exclusive choices; without it the same form posts as is.
+ * the auto-advance delay and exclusive choices; without it the same form posts as is. With it,
+ * an answer shows the next step at once and reaches the server behind it (answer-queue.ts).
  */
 export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const { step } = view;
   const hydrated = useHydrated();
-  const submit = useSubmit();
   const navigation = useNavigation();
   const heading = useStepFocus<HTMLHeadingElement>();
   const headingId = useId();
@@ -25,8 +27,22 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  const [sending, setSending] = useState(false);
   const autoAdvance = step.autoAdvanceMs !== undefined;
-  const busy = navigation.state !== "idle";
+  const busy = navigation.state !== "idle" || sending;
+
+  /** Hands the answer to the queue (the page moves on at once, or when the server's page is in). */
+  function send(fields: [string, string][], given: Answers) {
+    setSending(true);
+    void answerStep(view, fields, given).finally(() => setSending(false));
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>, skip: boolean) {
+    if (!hydrated) return;
+    event.preventDefault();
+    if (skip) send([["intent", "skip"]], Object.fromEntries(step.questions.map((question) => [question.field, []])));
+    else if (ready) send([...new FormData(event.currentTarget)].map(([name, value]) => [name, String(value)]), answers);
+  }
   const ready = canContinue(step, answers);
 
   function choose(question: Question, value: string) {
@@ -38,7 +54,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   function autoAdvanceTo(question: Question, value: string) {
     choose(question, value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => submit({ [question.field]: value }, { method: "post" }), step.autoAdvanceMs);
+    timer.current = setTimeout(() => send([[question.field, value]], { [question.field]: value }), step.autoAdvanceMs);
   }
 
   return (
@@ -48,7 +64,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
       </h1>
       {step.subtitle ? <p className="mt-2 text-base text-muted">{step.subtitle}</p> : null}
 
-      <Form method="post" data-continue={step.continueWhenUnanswered} className="mt-7" noValidate>
+      <Form method="post" data-continue={step.continueWhenUnanswered} className="mt-7" noValidate onSubmit={(event) => onSubmit(event, false)}>
         {step.questions.map((question) => (
           <fieldset key={question.field} className="mt-6 first:mt-0" data-required="" {...(question.label ? {} : { "aria-labelledby": headingId })}>
             {question.label ? <legend className="mb-3 text-lg font-semibold">{question.label}</legend> : null}
@@ -98,7 +114,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
       </Form>
 
       {step.skipLabel ? (
-        <Form method="post" className="mt-3 text-center">
+        <Form method="post" className="mt-3 text-center" onSubmit={(event) => onSubmit(event, true)}>
           <input type="hidden" name="intent" value="skip" />
           <button type="submit" className="rounded-full px-4 py-2 text-sm font-semibold text-muted underline underline-offset-4 hover:text-ink" disabled={busy}>
             {step.skipLabel}

@@ -1,0 +1,122 @@
+/**
+ * Instant answers (ADR 43): with JavaScript, the next question is on screen before the server has
+ * the answer, and the server stays the judge. Sends are cut, lost and held with Playwright's
+ * request interception; tampered client state is written into sessionStorage as an attacker would.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { choose, eventsFor, hydrated, visitorId } from "./support";
+
+const answered = async (visitor: string) => (await eventsFor(visitor)).filter((e) => e.name === "step_answered").map((e) => e.step);
+
+/** Every POST of one step's answer goes to `handle`; anything else goes through. */
+async function onAnswerTo(page: Page, step: number, handle: Parameters<Page["route"]>[1]) {
+  await page.route(`**/quiz/${step}.data`, (route, request) => (request.method() === "POST" ? handle(route, request) : route.continue()));
+}
+
+test.describe("instant answers", () => {
+  test("the next question shows at once; a send that keeps failing is tried four times, then the visitor is told and brought back with their choice", async ({
+    page,
+    context,
+  }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    let tries = 0;
+    await onAnswerTo(page, 1, (route) => {
+      tries++;
+      return route.abort("connectionfailed");
+    });
+    await choose(page, "Dry");
+    await page.getByRole("button", { name: "See My Next Step", exact: true }).click();
+    // Painted from the funnel engine in the browser, while the answer is still on its way.
+    await expect(page).toHaveURL("/quiz/2");
+    await expect(page.getByText("Step 2 of 12", { exact: true })).toBeVisible();
+
+    await expect(page.getByText("Your answer wasn't saved")).toBeVisible({ timeout: 10_000 });
+    expect(tries).toBe(4);
+    await expect(page).toHaveURL("/quiz/1");
+    await expect(page.getByRole("radio", { name: "Dry", exact: true })).toBeChecked();
+    expect(await answered(await visitorId(context))).toEqual([]);
+  });
+
+  test("a send whose response is lost is sent again with the same key: stored once, and the quiz goes on", async ({ page, context }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    const keys: string[] = [];
+    await onAnswerTo(page, 1, async (route, request) => {
+      keys.push((await request.headerValue("x-answer-key")) ?? "");
+      // The first reaches the server, whose answer never reaches the browser.
+      if (keys.length === 1) {
+        await route.fetch();
+        return route.abort("connectionreset");
+      }
+      return route.continue();
+    });
+    await choose(page, "Dry");
+    await page.getByRole("button", { name: "See My Next Step", exact: true }).click();
+    await expect(page).toHaveURL("/quiz/2");
+    await expect.poll(() => keys.length).toBe(2);
+    expect(keys[1]).toBe(keys[0]);
+
+    await choose(page, "Redness");
+    await page.getByRole("button", { name: "Show Me the Fix", exact: true }).click();
+    await expect(page).toHaveURL("/quiz/3");
+    const visitor = await visitorId(context);
+    await expect.poll(() => answered(visitor)).toEqual(["1", "2"]);
+    await expect(page.getByText("Your answer wasn't saved")).toHaveCount(0);
+  });
+
+  test("no answer is lost across a reload in the middle of sending", async ({ page, context }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    const visitor = await visitorId(context);
+    await choose(page, "Dry");
+    await page.getByRole("button", { name: "See My Next Step", exact: true }).click();
+    await expect.poll(() => answered(visitor)).toEqual(["1"]);
+    // The answer to step 2 leaves the page and hangs.
+    await onAnswerTo(page, 2, () => new Promise(() => {}));
+    await choose(page, "Redness");
+    await page.getByRole("button", { name: "Show Me the Fix", exact: true }).click();
+    await expect(page).toHaveURL("/quiz/3");
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+
+    await page.reload();
+    // The server knew only step 1 (it showed step 2); the answer kept in the tab is sent again.
+    await expect(page).toHaveURL("/quiz/3");
+    await expect(page.getByText("Step 3 of 12", { exact: true })).toBeVisible();
+    await expect.poll(() => answered(visitor)).toEqual(["1", "2"]);
+  });
+
+  test("a forged step in the tab's state cannot skip a guard: the page ends where the server says", async ({ page, context }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    // An answer to step 9, never reached, queued by hand as if this tab had sent it.
+    await page.evaluate(() =>
+      sessionStorage.setItem(
+        "gc-answers-unsent",
+        JSON.stringify([{ key: "forgedforgedforged01-1", action: "/quiz/9", fields: [["timeWillingness", "5-10"]], shown: "/quiz/10" }]),
+      ),
+    );
+    await page.reload();
+    await expect(page.getByText("We've picked up where your saved answers are")).toBeVisible();
+    await expect(page).toHaveURL("/quiz/1");
+    await expect(page.getByText("Step 1 of 12", { exact: true })).toBeVisible();
+    expect(await answered(await visitorId(context))).toEqual([]);
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem("gc-answers-unsent"))).toBe("[]");
+  });
+
+  test("a forged answer is refused: the visitor is told why and stays on the question", async ({ page, context }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    await page.evaluate(() =>
+      sessionStorage.setItem(
+        "gc-answers-unsent",
+        JSON.stringify([{ key: "forgedforgedforged02-1", action: "/quiz/1", fields: [["skinType", "shiny"]], shown: "/quiz/2" }]),
+      ),
+    );
+    await page.reload();
+    await expect(page.getByText("Please check that answer")).toBeVisible();
+    await expect(page.getByText('"shiny" is not one of the options.')).toBeVisible();
+    await expect(page).toHaveURL("/quiz/1");
+    expect(await answered(await visitorId(context))).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * What the browser works out by itself after an answer (ADR 43): the same view the server
+ * builds, and nothing when it cannot know (answers it does not have, steps that need documents).
+ */
+import { describe, expect, it } from "vitest";
+import { repeatableEventId } from "~/analytics/events.server";
+import { clientPlanOf, planFunnelStep } from "~/funnels/flow.server";
+import { writeFunnelState } from "~/funnels/state.server";
+import { nextPlainStep } from "~/funnels/step-view";
+import { loadFunnel } from "./helpers";
+
+describe("the next step, worked out in the browser", () => {
+  it("is the view the server shows for the same answers", async () => {
+    const funnel = await loadFunnel("skin");
+    const plan = clientPlanOf(funnel);
+    const after = { skinType: "dry" };
+    const next = nextPlainStep(plan, "1", {}, after);
+    expect(next?.to).toBe("/quiz/2");
+    const cookie = (await writeFunnelState(funnel, { answers: after })).split(";")[0];
+    const server = await planFunnelStep({ cookieHeader: cookie, route: "/quiz", stepParam: "2", version: { funnel } as never });
+    expect(server.kind === "view" && server.view).toEqual(next?.page);
+    expect(next?.page.step).toMatchObject({ label: "Step 2 of 12", progress: 16.7 });
+  });
+
+  it("waits for the server when the tab lacks earlier answers the branches may read", async () => {
+    const plan = clientPlanOf(await loadFunnel("skin"));
+    expect(nextPlainStep(plan, "5", {}, { dailyImpact: "photos" })).toBeNull();
+  });
+});
+
+describe("events of a request sent again", () => {
+  it("get the same id for the same visitor, key, event and step, and a different one otherwise", () => {
+    const id = repeatableEventId("v1", "abc-1", { name: "step_answered", step: "3" });
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(repeatableEventId("v1", "abc-1", { name: "step_answered", step: "3" })).toBe(id);
+    expect(repeatableEventId("v2", "abc-1", { name: "step_answered", step: "3" })).not.toBe(id);
+    expect(repeatableEventId("v1", "abc-2", { name: "step_answered", step: "3" })).not.toBe(id);
+  });
+});
