@@ -21,7 +21,7 @@ import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LeadTo
 import type { StepHandoff } from "./navigation";
 import { markReusable } from "./page-cache.server";
 import type { StepView } from "./view";
-import { emailStepModule, isLaterStep, laterSteps } from "./components/funnel-step";
+import { isLaterStep, laterSteps } from "./components/funnel-step";
 import { answerKeyOf } from "./answer-key";
 import { browserTimeZone } from "~/members/time-zone.server";
 import { now } from "~/utils/clock.server";
@@ -45,8 +45,6 @@ export async function quizRouteLoader({ request, params, context }: LoaderFuncti
   const outcome = await planFunnelStep({ cookieHeader: request.headers.get("Cookie"), route: address, stepParam: params.step, version });
   if (outcome.kind === "not-found") throw await noPage(request, address);
   if (outcome.kind === "redirect") throw redirect(safeRedirect(outcome.to, "/"), { headers: cookieHeaders(outcome.setCookie) });
-  // Loaded before rendering, so the server renders the whole e-mail step (ADR 44).
-  if (outcome.view.step.type === "email") await emailStepModule.load();
   // Loaded before rendering, so the server renders the whole step (also without JavaScript).
   if (isLaterStep(outcome.view)) await laterSteps.load();
   return data(await stepPage(outcome, context.visitorId, adsAllowed(request)), { headers: cookieHeaders(outcome.setCookie) });

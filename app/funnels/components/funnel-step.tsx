@@ -7,31 +7,13 @@ import { noteStepShown, registerNavigate, resumeUnsent } from "../answer-queue";
 import { IntroStep } from "./intro-step";
 import { QuestionStep } from "./question-step";
 
-type LaterType = "analysing" | "insight" | "summary" | "result";
+type LaterType = "analysing" | "insight" | "summary" | "email" | "result";
 type Renderers = { [T in Exclude<Step["type"], LaterType>]: ComponentType<{ view: ViewOf<T> }> };
-
-/**
- * The e-mail step (ADR 44) is a chunk of its own: a quiz shows it once at most, so the other
- * steps, where paid traffic lands, carry none of its code. The server loads it before rendering
- * that step (the route's loader); the browser while hydrating, or ahead from the analysing step.
- */
-export const emailStepModule = preloadable(() => import("./email-step"));
-
-/**
- * Suspends until the chunk is here. No boundary of its own: while hydrating React keeps the
- * server's HTML, and a navigation (a transition) keeps the previous step on screen meanwhile.
- */
-function EmailStep({ view }: { view: ViewOf<"email"> }) {
-  const module = emailStepModule.get();
-  if (!module) throw emailStepModule.load();
-  return <module.EmailStep view={view} />;
-}
 
 /** One renderer per step type; a new funnel needs no new components. */
 const renderers: Renderers = {
   intro: IntroStep,
   question: QuestionStep,
-  email: EmailStep,
 };
 
 /**
