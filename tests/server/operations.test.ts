@@ -312,7 +312,7 @@ test("expired sessions, old sign-in links and old rate-limit hits and keys are p
   try {
     await up(app);
     const line = await waitFor("the prune log line", async () => logLines(app).find((l) => l.msg === "[prune] removed expired data"));
-    expect(line.pruned).toEqual({ sessions: 1, loginTokens: 1, rateLimitHits: 1, rateLimitKeys: 1 });
+    expect(line.pruned).toEqual({ sessions: 1, loginTokens: 1, rateLimitHits: 1, rateLimitKeys: 1, adConversions: 0 });
     const check = new Database(dbFile, { readonly: true });
     try {
       expect(check.prepare(`SELECT id FROM "Session" WHERE userId = ?`).all(member.userId)).toHaveLength(1);
