@@ -54,7 +54,8 @@ function BuyButton({ planId, label, className }: { planId: string; label: string
       </button>
       {offer.saveCardLabel ? (
         // Unticked: keeping the card for the one-tap offer is the buyer's choice (ADR 45).
-        <label className="mt-3 flex items-start gap-2 text-left text-sm text-muted">
+        // The text and the focus ring take the colour around them: ink on a plan card, white on the rose closing call.
+        <label className="mt-3 flex items-start gap-2 rounded-lg text-left text-sm has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-current">
           <input type="checkbox" name="saveCard" className="mt-0.5 h-4 w-4 shrink-0 accent-rose-600" />
           <span>{offer.saveCardLabel}</span>
         </label>
