@@ -5,6 +5,7 @@
  * The Stripe path is in payments-stripe.spec.ts.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { useOwnIp } from "./accounts";
 import { codeFrom, E2E_MAIL_DIR, readAll, waitForEmail } from "./mail-server";
 import { eventsFor, visitorId } from "./support";
 import { entitlementsOf, userIdOf } from "./members-helpers";
@@ -39,6 +40,12 @@ async function receiptsTo(email: string) {
 }
 
 test.describe("one-tap offer after purchase", () => {
+  // Each test its own client address (TRUST_PROXY=1 in tests): the per-address limit on sign-in
+  // e-mails (20 an hour) then counts this test's purchases only, not the whole suite's.
+  test.beforeEach(async ({ context }) => {
+    await useOwnIp(context);
+  });
+
   test("bought once on a double tap and a reload; the plan is on /home and the receipt in the mailbox @no-js", async ({ page, context }, testInfo) => {
     const email = buyer(testInfo.project.name, "one-tap");
     const successUrl = await buySkincare(page, email, { save: true, answer: "Approves one-tap payments" });

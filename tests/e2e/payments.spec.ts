@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { useOwnIp } from "./accounts";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { eventsFor, hydrated, jsEnabled, visitorId } from "./support";
 import crypto from "node:crypto";
@@ -42,6 +43,12 @@ async function confirmByCode(page: Page, email: string) {
 const buyer = (project: string, what: string) => `${what}-${project}-${Date.now()}@example.com`.toLowerCase();
 
 test.describe("offers and payments", () => {
+  // Each test its own client address (TRUST_PROXY=1 in tests): the per-address limit on sign-in
+  // e-mails (20 an hour) then counts this test's purchases only, not the whole suite's.
+  test.beforeEach(async ({ context }) => {
+    await useOwnIp(context);
+  });
+
   test("quiz result → offer → local test checkout → payment success → signed in → /home @no-js @phone @instances", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await creaseQuizToResult(page);
@@ -354,7 +361,7 @@ test.describe("offers and payments", () => {
       await expect.poll(() => countdownSeconds(page), { timeout: 5_000 }).toBeLessThan(first);
     } else {
       // Without scripts the page is as served: the reload comes 5 s later on the server's clock.
-      await page.context().setExtraHTTPHeaders({ "x-test-clock-offset-ms": "5000" });
+      await useOwnIp(page.context(), { "x-test-clock-offset-ms": "5000" });
     }
     // ...and a reload continues from the server's deadline instead of starting again.
     await page.reload();

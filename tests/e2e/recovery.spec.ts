@@ -4,6 +4,7 @@
  * runs the e-mail queues (reminders and recovery) once at that request's time, instead of waiting for the minute loop.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { useOwnIp } from "./accounts";
 import { E2E_MAIL_DIR, readAll, type ReceivedEmail } from "./mail-server";
 import { takeQuiz } from "./quiz-helpers";
 import { eventsFor, jsEnabled, visitorId } from "./support";
@@ -67,6 +68,12 @@ async function planPreview(page: Page) {
 }
 
 test.describe("e-mail before the result, and recovery e-mails", () => {
+  // Each test its own client address (TRUST_PROXY=1 in tests): the per-address limit on sign-in
+  // e-mails (20 an hour) then counts this test's purchases only, not the whole suite's.
+  test.beforeEach(async ({ context }) => {
+    await useOwnIp(context);
+  });
+
   // One queue for the whole server, and each run claims every due lead: these run one at a time.
   test.describe.configure({ mode: "serial" });
 
