@@ -1,6 +1,6 @@
 /**
  * The browser check before the e2e suite: without Chromium, `npm run test:e2e` installs
- * Debian's chromium when it can, and otherwise stops at once with one line saying how to
+ * Debian's headless Chromium when it can, and otherwise stops at once with one line saying how to
  * get a browser (instead of running every browser test into "executable doesn't exist").
  */
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { browserPlan, chromiumPath, DEBIAN_CHROMIUM } from "../../scripts/e2e-browser.mjs";
 
 describe("the e2e browser", () => {
-  it("is CHROMIUM_PATH, else Debian's chromium", () => {
+  it("is CHROMIUM_PATH, else Debian's headless shell", () => {
     expect(chromiumPath({})).toBe(DEBIAN_CHROMIUM);
     expect(chromiumPath({ CHROMIUM_PATH: "" })).toBe(DEBIAN_CHROMIUM);
     expect(chromiumPath({ CHROMIUM_PATH: "/opt/chrome/chrome" })).toBe("/opt/chrome/chrome");
@@ -23,7 +23,7 @@ describe("the e2e browser", () => {
     ]) {
       const plan = browserPlan({ configured: undefined, exists: false, ...facts });
       expect(plan.action).toBe("stop");
-      expect(plan.message).toContain("apt-get install chromium");
+      expect(plan.message).toContain("apt-get install chromium-headless-shell");
       expect(plan.message).toContain("CHROMIUM_PATH");
       expect(plan.message).not.toContain("\n");
     }
