@@ -6,14 +6,14 @@
  */
 import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type Route } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { requestSignInEmail, uniqueEmail, useOwnIp } from "./accounts";
 import { funnelsInDataset, stepAt, type FunnelOutline } from "./funnel-list";
 import { codeFrom, E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { seedEntitlement, signedInMember } from "./members-helpers";
 import { takeQuiz } from "./quiz-helpers";
 import { DAY_MS, seedCompletion, seedEvents, seedSubscriptionAt, seedUser } from "./site-pages-helpers";
-import { ownLimitMinute } from "./support";
+import { ownLimitMinute, stayingOn } from "./support";
 
 test.beforeEach(async ({ context }) => {
   await useOwnIp(context);
@@ -101,29 +101,6 @@ async function advance(page: Page, type: FunnelOutline["steps"][number]["type"])
   if (await optionButtons.count()) return optionButtons.first().click();
   for (const fieldset of await main.locator("form fieldset").all()) await fieldset.locator("label").first().click();
   await main.locator(".continue-button").click();
-}
-
-/**
- * Runs `work` while the page cannot leave `path`: a request for another page (a document or its
- * data) waits until `work` is done. An analysing step moves on by itself after a few seconds,
- * which a scan on a busy machine can outlast; the scan must see the step it names.
- */
-async function stayingOn(page: Page, path: string, work: () => Promise<void>) {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const hold = async (route: Route) => {
-    const request = route.request();
-    const leaving = new URL(request.url()).pathname !== path && (request.resourceType() === "document" || request.url().includes(".data"));
-    if (leaving) await released;
-    await route.fallback();
-  };
-  await page.route("**/*", hold);
-  try {
-    await work();
-  } finally {
-    release();
-    await page.unroute("**/*", hold);
-  }
 }
 
 /**
@@ -321,7 +298,9 @@ test.describe("checkout", () => {
   });
 });
 
-test.describe("members and admin @phone", () => {
+// Member pages share one chrome: the phone project scans a subscribed member's pages, where the
+// phone's header and navigation show; the other member and admin states are scanned on desktop.
+test.describe("members and admin", () => {
   const MEMBER_PAGES = ["/home", "/plan/clear-healthy-skin", "/path1", "/path2", "/path3", "/path4", "/path5", "/path6", "/completion", "/profile"];
 
   test("a free member's pages", async ({ page, context, baseURL }) => {
@@ -330,7 +309,7 @@ test.describe("members and admin @phone", () => {
     for (const path of MEMBER_PAGES) await visitAndScan(page, path, `free member ${path}`);
   });
 
-  test("a subscribed member's pages", async ({ page, context, baseURL }) => {
+  test("a subscribed member's pages @phone", async ({ page, context, baseURL }) => {
     test.setTimeout(90_000);
     await signedInMember(context, baseURL!, { subscription: "monthly" });
     for (const path of MEMBER_PAGES) await visitAndScan(page, path, `subscribed member ${path}`);

@@ -13,7 +13,7 @@ test.beforeEach(async ({ context }) => {
 });
 
 test.describe("e-mail link sign-in", () => {
-  test("the login page, the e-mail, the link's button, then home and the avatar menu @no-js @phone", async ({ page }, testInfo) => {
+  test("the login page, the e-mail, the link's button, then home and the avatar menu @no-js @phone @phone-no-js", async ({ page }, testInfo) => {
     const email = uniqueEmail("link", testInfo);
     await page.goto("/login");
     await expect(page.getByRole("heading", { level: 1, name: "Access Your Plan" })).toBeVisible();

@@ -6,7 +6,13 @@
 import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import type { Step } from "../../app/content-model/funnel";
 
-export type FunnelOutline = { id: string; route: string; steps: { id: string; type: Step["type"]; template: string }[] };
+export type FunnelOutline = {
+  id: string;
+  route: string;
+  steps: { id: string; type: Step["type"]; template: string }[];
+  /** The addresses outside the funnel its steps lead to (another funnel, an offer page). */
+  leavesFor: string[];
+};
 
 /** What a step's texts are written into, and the only things about it that change its markup. */
 const TEXT_ONLY = new Set(["id", "label", "progress", "title", "next", "questions", "type", "layout"]);
@@ -36,6 +42,7 @@ export function funnelsInDataset(): FunnelOutline[] {
         type: step.type,
         template: templateOf(step),
       })),
+      leavesFor: [...new Set([...JSON.stringify(doc.steps).matchAll(/"href":"([^"]+)"/g)].map((m) => m[1]))],
     }));
 }
 

@@ -30,7 +30,7 @@ async function next(page: Page, label: string, button: string, url: string) {
   await expect(page).toHaveURL(url);
 }
 
-test.describe("makeup prep quiz @no-js @phone", () => {
+test.describe("makeup prep quiz @no-js", () => {
   test("intro, eight steps, analysing and a result chosen by skin type and frustration", async ({ page, context }, testInfo) => {
     await page.goto("/makeup");
     await expect(page.getByRole("heading", { level: 1, name: "Tired of Cakey, Patchy Foundation?" })).toBeVisible();
@@ -66,7 +66,7 @@ test.describe("makeup prep quiz @no-js @phone", () => {
   });
 });
 
-test.describe("cakey makeup quiz @no-js @phone", () => {
+test.describe("cakey makeup quiz @no-js", () => {
   test("four cards, the insight, the shared questions, then the result: each insight shown once", async ({ page }, testInfo) => {
     const delay = jsEnabled(testInfo) ? 300 : undefined;
     await page.goto("/cakey-makeup");
@@ -100,7 +100,7 @@ test.describe("cakey makeup quiz @no-js @phone", () => {
   });
 });
 
-test.describe("crease quiz @no-js @phone", () => {
+test.describe("crease quiz @no-js", () => {
   test("five cards that move on after 500 ms, analysing, and the lunchtime insight first", async ({ page }, testInfo) => {
     const delay = jsEnabled(testInfo) ? 500 : undefined;
     await page.goto("/crease-crisis");
@@ -137,7 +137,7 @@ test.describe("crease quiz @no-js @phone", () => {
 });
 
 test.describe("prototype app flow @no-js", () => {
-  test("welcome, six quiz steps, what we learned, the goal, the crease plan, then the offer @phone", async ({ page, context }, testInfo) => {
+  test("welcome, six quiz steps, what we learned, the goal, the crease plan, then the offer", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await page.goto("/app-prototype");
     await expect(page.getByRole("heading", { level: 1, name: "Your Personal Beauty Coach In Your Pocket" })).toBeVisible();

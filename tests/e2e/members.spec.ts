@@ -14,7 +14,7 @@ test.describe("the daily routine", () => {
   // A member in New Zealand: "today" must be their day, not the server's.
   test.use({ timezoneId: "Pacific/Auckland" });
 
-  test("a subscribed member does the whole routine: streak 0 → 1, today's circle filled, finishing again is still a success @no-js @phone @instances", async ({
+  test("a subscribed member does the whole routine: streak 0 → 1, today's circle filled, finishing again is still a success @no-js @instances", async ({
     page,
   }, testInfo) => {
     const email = uniqueEmail("routine");
@@ -183,7 +183,7 @@ test.describe("the tutorial", () => {
     }
   });
 
-  test("a member walks /path1 to /completion and back home @no-js @phone", async ({ page, context, baseURL }) => {
+  test("a member walks /path1 to /completion and back home @no-js", async ({ page, context, baseURL }) => {
     await signedInMember(context, baseURL!, { subscription: "annual" });
     const steps = [
       ["Cleansing the Right Way", "17%", "Next: Hydration"],

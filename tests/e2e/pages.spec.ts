@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-test("the landing page leads to the skin quiz, at / and /app @no-js @phone", async ({ page }) => {
+test("the landing page leads to the skin quiz, at / and /app @no-js @phone @phone-no-js", async ({ page }) => {
   for (const path of ["/", "/app"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Skin you feel good in, one simple routine at a time");

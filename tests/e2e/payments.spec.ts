@@ -49,7 +49,7 @@ test.describe("offers and payments", () => {
     await useOwnIp(context);
   });
 
-  test("quiz result → offer → local test checkout → payment success → signed in → /home @no-js @phone @instances", async ({ page, context }, testInfo) => {
+  test("quiz result → offer → local test checkout → payment success → signed in → /home @no-js @instances", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await creaseQuizToResult(page);
     await page.getByRole("link", { name: "See My Crease-Free Routine" }).click();
@@ -143,7 +143,7 @@ test.describe("offers and payments", () => {
     await stranger.close();
   });
 
-  test("skincare paywall: prices, claims and locked content; cancel returns to the offer, monthly subscription @no-js @phone", async ({ page }, testInfo) => {
+  test("skincare paywall: prices, claims and locked content; cancel returns to the offer, monthly subscription @no-js", async ({ page }, testInfo) => {
     await page.goto("/subscribe");
     await expect(page.getByText("Save 40%", { exact: true })).toBeVisible();
     await expect(page.getByText(/^Offer expires in \d:\d\d$/)).toBeVisible();
@@ -277,7 +277,7 @@ test.describe("offers and payments", () => {
     expect((await page.request.get("/billing/test-portal", { maxRedirects: 0 })).headers().location).toBe("/profile");
   });
 
-  test("refunds: the window each offer promises, claimed from the billing page; none after it; never twice or for someone else @no-js @phone", async ({
+  test("refunds: the window each offer promises, claimed from the billing page; none after it; never twice or for someone else @no-js", async ({
     page,
     context,
   }, testInfo) => {

@@ -18,7 +18,7 @@ const ANSWERS: { step: number; labels: string[]; button: string; progress: strin
 ];
 
 test.describe("skin quiz", () => {
-  test("a visitor completes the quiz and sees a result chosen by their answers @no-js @phone", async ({ page, context }, testInfo) => {
+  test("a visitor completes the quiz and sees a result chosen by their answers @no-js", async ({ page, context }, testInfo) => {
     const js = jsEnabled(testInfo);
     await page.goto("/quiz");
     await expect(page.getByRole("heading", { level: 1, name: "Get the exact routine your skin needs" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, type BrowserContext, type Page, type Route, type TestInfo } from "@playwright/test";
 import { rows } from "./test-db";
 
 export { ownLimitMinute } from "./limit-minute";
@@ -34,4 +34,27 @@ export async function choose(page: Page, label: string) {
   // Inputs are visually hidden behind a styled label: click the label, as a person would.
   await page.locator("label", { has: option }).click();
   await expect(option).toBeChecked();
+}
+
+/**
+ * Runs `work` while the page cannot leave `path`: a request for another page (a document or its
+ * data) waits until `work` is done. An analysing step moves on by itself after a few seconds,
+ * which a check on a busy machine can outlast; the check must see the step it names.
+ */
+export async function stayingOn(page: Page, path: string, work: () => Promise<void>) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const hold = async (route: Route) => {
+    const request = route.request();
+    const leaving = new URL(request.url()).pathname !== path && (request.resourceType() === "document" || request.url().includes(".data"));
+    if (leaving) await released;
+    await route.fallback();
+  };
+  await page.route("**/*", hold);
+  try {
+    await work();
+  } finally {
+    release();
+    await page.unroute("**/*", hold);
+  }
 }
