@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumPath } from "./scripts/e2e-browser.mjs";
+import { CHROMIUM_ARGS, chromiumPath } from "./scripts/e2e-browser.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 /**
@@ -17,19 +17,8 @@ const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
 const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
 export const E2E_DATA_DIR = "test-results/e2e-data";
 
-// Debian's Chromium, or CHROMIUM_PATH (Playwright cannot download browsers on these machines).
-const chromium = {
-  executablePath: chromiumPath(),
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-  ],
-};
+// Debian's Chromium headless shell, or CHROMIUM_PATH (Playwright cannot download browsers here).
+const chromium = { executablePath: chromiumPath(), args: CHROMIUM_ARGS };
 
 const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 860 }, launchOptions: chromium };
 const phone = { ...devices["Pixel 7"], launchOptions: chromium };

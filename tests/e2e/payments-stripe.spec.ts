@@ -13,6 +13,11 @@ import { expect, test } from "@playwright/test";
 import { startFakeStripe, type FakeStripe } from "../unit/fake-stripe";
 import { entitlementsOf, userIdOf } from "./members-helpers";
 import { hydrated, jsEnabled } from "./support";
+import { CHROMIUM_ARGS, fullChromiumPath } from "../../scripts/e2e-browser.mjs";
+
+// The full browser: the headless shell does not let a test stand in for a site the server
+// redirects to (Stripe's hosted pages below); the redirect fails with ERR_NAME_NOT_RESOLVED.
+test.use({ launchOptions: { executablePath: fullChromiumPath(), args: CHROMIUM_ARGS } });
 
 const WEBHOOK_SECRET = "whsec_e2e_secret";
 const signer = new Stripe("sk_test_fake", { telemetry: false });

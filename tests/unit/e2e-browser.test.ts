@@ -23,7 +23,7 @@ describe("the e2e browser", () => {
     ]) {
       const plan = browserPlan({ configured: undefined, exists: false, ...facts });
       expect(plan.action).toBe("stop");
-      expect(plan.message).toContain("apt-get install chromium-headless-shell");
+      expect(plan.message).toContain("apt-get install chromium-headless-shell chromium");
       expect(plan.message).toContain("CHROMIUM_PATH");
       expect(plan.message).not.toContain("\n");
     }
