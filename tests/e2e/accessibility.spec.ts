@@ -50,32 +50,40 @@ async function visitAndScan(page: Page, path: string, name = path) {
   await scan(page, name);
 }
 
+/** Pages whose layout changes with width beyond the shared header (heroes, offer cards, forms): scanned on the phone too. */
+const PAGES_LAID_OUT_FOR_PHONES = [
+  "/",
+  "/subscribe",
+  "/subscribe-otp",
+  "/sales",
+  "/cakey-otp",
+  "/partnerships",
+  "/login",
+  "/registration",
+  "/no-such-page",
+  "/payment-success",
+];
+/** The rest: one column at every width, so their colours and markup are the same on a phone. */
+const OTHER_PUBLIC_PAGES = [
+  "/app",
+  "/email-instructions",
+  "/privacy-policy",
+  "/terms-of-service",
+  "/home",
+  "/login?method=password",
+  "/dev/mailbox",
+  "/payment-success?session_id=cs_local_doesnotexist12345",
+  "/checkout/test/cs_local_doesnotexist12345",
+  "/plan/no-such-plan",
+];
+
+test("legal, sign-in variants and error pages", async ({ page }) => {
+  for (const path of OTHER_PUBLIC_PAGES) await visitAndScan(page, path);
+});
+
 test.describe("public pages @phone", () => {
-  const PAGES = [
-    "/",
-    "/app",
-    "/subscribe",
-    "/subscribe-otp",
-    "/sales",
-    "/cakey-otp",
-    "/email-instructions",
-    "/partnerships",
-    "/privacy-policy",
-    "/terms-of-service",
-    "/home",
-    "/login",
-    "/login?method=password",
-    "/registration",
-    "/dev/mailbox",
-    "/no-such-page",
-    "/payment-success",
-    "/payment-success?session_id=cs_local_doesnotexist12345",
-    "/checkout/test/cs_local_doesnotexist12345",
-    "/plan/no-such-plan",
-  ];
-  test("landing, offers, legal, sign-in and error pages", async ({ page }) => {
-    test.setTimeout(120_000);
-    for (const path of PAGES) await visitAndScan(page, path);
+  test("landing, offers, partnerships, sign-in and error pages", async ({ page }) => {
+    for (const path of PAGES_LAID_OUT_FOR_PHONES) await visitAndScan(page, path);
   });
 
   test("open states: the FAQ and the account menu", async ({ page, context, baseURL }) => {
@@ -317,15 +325,19 @@ test.describe("members and admin", () => {
   });
 
   test("a member with every plan, personal answers, the picker, owned offers and product details", async ({ page, context, baseURL }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(120_000);
     const { userId } = await signedInMember(context, baseURL!);
     const plans = ["clear-healthy-skin", "makeup-prep", "crease-free", "no-more-cakey"] as const;
     for (const routinePlanId of plans)
       await seedEntitlement(userId, { routinePlanId, tier: routinePlanId === "clear-healthy-skin" ? "annual" : "single_payment" });
     await takeQuiz(page, baseURL!, "/quiz", { skinType: "oily", mainConcern: ["acne"] });
     await takeQuiz(page, baseURL!, "/crease-crisis", { creasingLocation: "under-eyes" });
+    // Each offer page is its own layout, shown here as owned.
     for (const path of ["/subscribe", "/subscribe-otp", "/sales", "/cakey-otp"]) await visitAndScan(page, path, `owner ${path}`);
-    for (const plan of plans) {
+    // Home, the player and a tutorial are one template for every plan (the plans differ in
+    // words and pictures, and every picture's description is required by the content schema):
+    // scanned for a subscription plan and for a one-time plan followed from the picker.
+    for (const plan of ["clear-healthy-skin", "crease-free"]) {
       await page.goto("/home");
       const follow = page.getByRole("region", { name: "Your plans" }).locator("form", { has: page.locator(`input[value="${plan}"]`) });
       if (await follow.count()) await follow.getByRole("button").click();
