@@ -3,7 +3,9 @@
  * server gets (playwright.config.ts webServer.env): the test clock, TRUST_PROXY (each visitor
  * its own client address), ADMIN_EMAILS, a high request limit, and a data folder, port and
  * session secret of its own. Optionally with the SMTP server the app sends to and the OpenID
- * server its Google sign-in talks to (tests/e2e/mail-server.ts, oauth-server.ts).
+ * server its Google sign-in talks to (tests/e2e/mail-server.ts, oauth-server.ts). It serves
+ * the build as `npm start` does, on a copy of the database the global setup migrated (the
+ * migrations are most of `npm start`'s start-up; the build is fresh, the global setup saw to it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -11,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startMailServer } from "../e2e/mail-server";
 import { startOAuthServer } from "../e2e/oauth-server";
+import { MIGRATED_DATABASE } from "./migrated-database";
 import { tracked } from "./processes";
 
 export type AppServer = {
@@ -40,14 +43,17 @@ export async function startAppServer({ name, port, smtpPort, oauthPort, env = {}
   const mailDir = path.resolve(`test-results/${name}-mail`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(mailDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.copyFileSync(MIGRATED_DATABASE, path.join(dataDir, "glow-coach.db"));
   const mail = smtpPort ? await startMailServer({ port: smtpPort, dir: mailDir }) : undefined;
   const oauth = oauthPort ? await startOAuthServer(oauthPort) : undefined;
   const sessionSecret = crypto.randomBytes(32).toString("hex");
   const origin = `http://127.0.0.1:${port}`;
   const child: ChildProcess = tracked(
-    spawn(process.execPath, ["scripts/start.mjs"], {
+    spawn(process.execPath, ["scripts/serve.mjs"], {
       env: {
         ...process.env,
+        NODE_ENV: "production",
         PORT: String(port),
         HOST: "127.0.0.1",
         DATA_DIR: dataDir,
