@@ -1,7 +1,7 @@
 /**
  * The account states and session kinds of docs/decisions/0012-account-states.md, walked in a
  * browser the way buyers meet them (registration is walked in auth.spec.ts, the attacks in
- * account-attacks.spec.ts).
+ * tests/server/sign-in.test.ts).
  */
 import { expect, test, type Page } from "@playwright/test";
 import { accountMenu, signIn, uniqueEmail, useOwnIp } from "./accounts";

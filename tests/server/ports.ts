@@ -13,4 +13,10 @@ export const SERVER_PORTS = {
   requestPaths: BASE + 8,
   startup: BASE + 9,
   workers: BASE + 10,
+  headers: BASE + 11,
+  requestGate: BASE + 12,
+  requestGateSmtp: BASE + 13,
+  signIn: BASE + 14,
+  signInSmtp: BASE + 15,
+  signInOAuth: BASE + 16,
 } as const;

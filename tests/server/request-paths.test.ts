@@ -9,27 +9,22 @@
  * Raw requests (node:http sends a path as written; browsers and Playwright's request context
  * resolve dot segments first) against a server of its own, whose log this spec reads.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { ownLimitMinute } from "../e2e/limit-minute";
 import { databaseOf } from "../e2e/test-db";
+import { startAppServer, type AppServer } from "./app-server";
 import { SERVER_PORTS } from "./ports";
+import { killLeftovers } from "./processes";
 
 const PORT = SERVER_PORTS.requestPaths;
-const DATA_DIR = path.resolve("test-results/request-paths-data");
-const SESSION_SECRET = crypto.randomBytes(32).toString("hex");
 /** Small, so the per-address limit is reached in a test. */
 const PER_ADDRESS = 60;
 const PER_ENDPOINT = 30;
 const FOREIGN = "https://mail.example";
 
-let server: ChildProcess;
-/** The server's warn and error lines (JSON, one a line). */
-let serverLog = "";
+let server: AppServer;
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -66,10 +61,11 @@ let limitMinute: Record<string, string> = {};
 
 /** The log lines written while `run` ran, by level. */
 async function logWhile(run: () => Promise<void>): Promise<{ warn: string[]; error: string[] }> {
-  const from = serverLog.length;
+  const from = server.log().length;
   await run();
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const lines = serverLog
+  const lines = server
+    .log()
     .slice(from)
     .split("\n")
     .filter((line) => line.startsWith("{"))
@@ -80,38 +76,12 @@ async function logWhile(run: () => Promise<void>): Promise<{ warn: string[]; err
 
 describe("one judgement of a request's path", () => {
   beforeAll(async () => {
-    fs.rmSync(DATA_DIR, { recursive: true, force: true });
-    server = spawn("node", ["scripts/start.mjs"], {
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR,
-        DATABASE_URL: "",
-        APP_ENV: "local",
-        SESSION_SECRET,
-        TRUST_PROXY: "1",
-        TEST_CLOCK: "1",
-        LOG_FORMAT: "json",
-        REQUEST_LIMIT_PER_MINUTE: String(PER_ADDRESS),
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    server.stderr?.on("data", (chunk) => (serverLog += chunk));
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`the server did not start:\n${serverLog.slice(-2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    server = await startAppServer({ name: "request-paths", port: PORT, env: { REQUEST_LIMIT_PER_MINUTE: String(PER_ADDRESS) } });
   });
 
-  afterAll(() => {
-    server?.kill("SIGKILL");
+  afterAll(async () => {
+    await server?.stop();
+    killLeftovers();
   });
 
   beforeEach(() => {
@@ -220,7 +190,7 @@ describe("one judgement of a request's path", () => {
   });
 
   test("a mail app's one-click unsubscribe (RFC 8058) from its own page is answered and honoured", async () => {
-    const { run, rows } = databaseOf(DATA_DIR);
+    const { run, rows } = databaseOf(server.dataDir);
     const userId = crypto.randomUUID();
     await run(
       `INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt","reminderOn") VALUES (?,?,?,?,?,?,?)`,
@@ -233,7 +203,7 @@ describe("one judgement of a request's path", () => {
       true,
     );
     // The link's token, as app/reminders/links.server.ts signs it.
-    const key = crypto.createHmac("sha256", SESSION_SECRET).update("reminder-links").digest();
+    const key = crypto.createHmac("sha256", server.sessionSecret).update("reminder-links").digest();
     const token = `${userId}.${crypto.createHmac("sha256", key).update(`unsubscribe:${userId}`).digest("base64url")}`;
     const target = `/reminders/unsubscribe?${new URLSearchParams({ token })}`;
     const log = await logWhile(async () => {
@@ -265,7 +235,7 @@ describe("one judgement of a request's path", () => {
     expect(log.error).toEqual([]);
     expect(log.warn.join("\n")).toContain("[reminders] a routine link with a bad signature");
     // A link we signed still leads to the plan.
-    const key = crypto.createHmac("sha256", SESSION_SECRET).update("reminder-links").digest();
+    const key = crypto.createHmac("sha256", server.sessionSecret).update("reminder-links").digest();
     const sig = crypto.createHmac("sha256", key).update("open:clear-healthy-skin").digest("base64url");
     const good = await send("GET", `/reminders/open?${new URLSearchParams({ plan: "clear-healthy-skin", sig })}`);
     expect(good.status).toBe(303);

@@ -6,7 +6,7 @@
  * variant, the session. The full path here is the real one minus Remix's rendering: the real
  * load context, the real loaders (which opt in), and entry.server's keep rule (pageToKeep,
  * keepPage); the page's HTML is the loader data with the nonce and the countdown placed as
- * the real page places them. tests/e2e/stored-pages.spec.ts checks the real pipeline.
+ * the real page places them. tests/server/headers.test.ts checks the real pipeline.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
