@@ -82,7 +82,7 @@ async function buyersSince(since: Date): Promise<Buyer[]> {
   return buyers;
 }
 
-const RECOVERY_EVENTS = ["recovery_sent", "recovery_clicked", "recovery_purchased", "purchase"];
+const RECOVERY_EVENTS = ["recovery_sent", "recovery_opened", "recovery_clicked", "recovery_purchased", "purchase"];
 
 function parseVariants(text: string | null): Record<string, string> | null {
   if (!text) return null;

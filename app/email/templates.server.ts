@@ -272,9 +272,11 @@ export function recoveryEmail(input: {
   planName: string;
   link: string;
   unsubscribeLink: string;
+  /** The e-mail's 1×1 image, whose loading counts it opened. */
+  openImage: string;
   brandName: string;
 }): RenderedEmail {
-  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, brandName } = input;
+  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, openImage, brandName } = input;
   const subject =
     kind === "checkout" ? "You were one step away from your plan" : number === 1 ? "Your plan is ready when you are" : `Still thinking it over? ${resultTitle}`;
   const heading = kind === "checkout" ? "Your checkout is waiting" : "Your plan is saved";
@@ -294,7 +296,7 @@ export function recoveryEmail(input: {
       ...(answersLine ? [paragraph(answersLine)] : []),
       emailButton(RECOVERY_BUTTON_LABEL, link),
     ].join("\n"),
-    footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Unsubscribe</a>.`,
+    footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Unsubscribe</a>.<img src="${escapeHtml(openImage)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">`,
   });
   const text = [
     heading,

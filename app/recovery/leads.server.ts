@@ -28,7 +28,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { query, queryRows, statement } from "~/utils/sql.server";
-import { backLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
+import { backLink, openImageLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
 import { atSensibleHour, sequenceDueAt } from "./schedule";
 
 export const LEASE_MS = 5 * 60_000;
@@ -301,6 +301,7 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
     planName: checkout?.planName ?? offer?.pageTitle ?? "plan",
     link,
     unsubscribeLink: unsubscribe,
+    openImage: openImageLink(lead.id, tag),
     brandName: settings.brandName,
   });
   try {

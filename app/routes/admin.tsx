@@ -200,7 +200,7 @@ export default function Admin() {
                   <th className="py-2 pr-4 font-semibold">Visitors</th>
                   <th className="py-2 pr-4 text-right font-semibold">Leads (consented)</th>
                   <th className="py-2 pr-4 text-right font-semibold">Lead → purchase</th>
-                  <th className="py-2 pr-4 text-right font-semibold">Sent · clicked</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Sent · opened · clicked</th>
                   <th className="py-2 pr-4 text-right font-semibold">Bought after recovery</th>
                   <th className="py-2 text-right font-semibold">Revenue from recovery</th>
                 </tr>
@@ -216,7 +216,7 @@ export default function Admin() {
                       {row.leadPurchases} · {percent(row.leadToPurchase)}
                     </td>
                     <td className="py-2 pr-4 text-right">
-                      {row.sent} · {row.clicked}
+                      {row.sent} · {row.opened} · {row.clicked}
                     </td>
                     <td className="py-2 pr-4 text-right">{row.recoveredPurchases}</td>
                     <td className="py-2 text-right font-semibold">
