@@ -243,14 +243,24 @@ export function planSwitchEmail(input: { fromPlan: string; toPlan: string; money
 }
 
 /** A one-tap purchase after checkout (ADR 45): what was bought, what it cost, which card paid. */
-export function oneTapReceiptEmail(input: { amount: string; planName: string; productName: string; profileLink: string; brandName: string }): RenderedEmail {
-  const { amount, planName, productName } = input;
+export function oneTapReceiptEmail(input: {
+  amount: string;
+  planName: string;
+  productName: string;
+  profileLink: string;
+  brandName: string;
+  /** Paid on the local test checkout's saved test card: no money moved, and the receipt says so. */
+  testPayment: boolean;
+}): RenderedEmail {
+  const { amount, planName, productName, testPayment } = input;
   return billingEmail({
     ...input,
-    subject: `Your receipt: ${productName}, ${amount}`,
+    subject: `Your receipt${testPayment ? " (test payment)" : ""}: ${productName}, ${amount}`,
     heading: `${productName} is yours`,
     paragraphs: [
-      `Thank you! We charged ${amount} for your ${planName} (a one-time payment) to the card you used at checkout.`,
+      testPayment
+        ? `Thank you! This was a test payment of ${amount} for your ${planName} (one-time) on the saved test card: no real money was charged.`
+        : `Thank you! We charged ${amount} for your ${planName} (a one-time payment) to the card you used at checkout.`,
       `${productName} is now in your plans, with lifetime access. Open it from your home page.`,
     ],
   });

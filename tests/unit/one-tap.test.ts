@@ -95,10 +95,14 @@ describe("one tap on the local test checkout", () => {
     const boughtEvents = await db.analyticsEvent.findMany({ where: { name: "upsell_bought", visitorId: "visitor-tap-twice" } });
     expect(boughtEvents.map((e) => JSON.parse(e.props))).toEqual([expect.objectContaining({ offer: "makeup-prep", price: 19, follows: bought.id })]);
     const receipts = await receiptsTo(bought.email);
-    expect(receipts.map((m) => m.subject)).toEqual(["Your receipt: Makeup Prep, $19"]);
-    expect(receipts[0].text).toContain("We charged $19 for your Makeup Prep Plan (a one-time payment) to the card you used at checkout.");
+    // A local test payment moves no money: the receipt says so.
+    expect(receipts.map((m) => m.subject)).toEqual(["Your receipt (test payment): Makeup Prep, $19"]);
+    expect(receipts[0].text).toContain(
+      "This was a test payment of $19 for your Makeup Prep Plan (one-time) on the saved test card: no real money was charged.",
+    );
+    expect(receipts[0].text).not.toContain("We charged");
 
-    expect(await oneTapOfferAfter(bought.row)).toEqual({ state: "bought", productName: "Makeup Prep Plan", price: "$19" });
+    expect(await oneTapOfferAfter(bought.row)).toEqual({ state: "bought", productName: "Makeup Prep Plan", price: "$19", testPayment: true });
   });
 
   it("sends the buyer to confirm when the saved card asks for authentication, and charges nothing before", async () => {
