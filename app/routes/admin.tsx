@@ -182,13 +182,15 @@ export default function Admin() {
           <p className="mt-2 text-sm text-muted">No purchases in this period.</p>
         )}
         <h3 className="mt-6 font-semibold">One-tap offer after purchase</h3>
-        <p className="mt-1 text-sm text-muted">Also in the offer rows above. Split by experiment variant while one runs.</p>
+        <p className="mt-1 text-sm text-muted">
+          Shown: the purchases it followed (a reload counts once). Also in the offer rows above. Split by experiment variant while one runs.
+        </p>
         <ScrollX label="One-tap offer after purchase" className="mt-2">
           <table className="w-full text-left text-sm" data-testid="one-tap-table">
             <thead className="text-muted">
               <tr>
                 <th className="py-2 pr-4 font-semibold">Visitors</th>
-                <th className="py-2 pr-4 text-right font-semibold">Shown after purchases</th>
+                <th className="py-2 pr-4 text-right font-semibold">Shown</th>
                 <th className="py-2 pr-4 text-right font-semibold">Bought</th>
                 <th className="py-2 text-right font-semibold">Revenue</th>
               </tr>
