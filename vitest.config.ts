@@ -17,6 +17,7 @@ export const FRESH_MODULE_FILES = [
   "tests/unit/password-timing.test.ts",
   "tests/unit/payments-webhooks.test.ts",
   "tests/unit/one-tap-stripe.test.ts",
+  "tests/unit/recovery-stripe.test.ts",
   "tests/unit/stored-pages.test.ts",
 ];
 
@@ -48,6 +49,7 @@ export const POSTGRES_FILES = [
   "tests/unit/payments-webhooks.test.ts",
   "tests/unit/plan-rules.test.ts",
   "tests/unit/recovery.test.ts",
+  "tests/unit/recovery-stripe.test.ts",
   "tests/unit/reminders-queue.test.ts",
   "tests/unit/request-limits.test.ts",
   "tests/unit/sql-tables.test.ts",

@@ -28,6 +28,7 @@ import { reportReadiness, serveHealthCheck } from "~/operations/health.server";
 import { startPruning } from "~/operations/pruning.server";
 import { startReminders } from "~/reminders/reminders.server";
 import { startRecovery } from "~/recovery/leads.server";
+import { serveRecoveryOpen } from "~/recovery/opens.server";
 import { forgetStoredPages, serveStoredPage } from "~/render/stored-pages.server";
 import { staticSecurityHeaders } from "~/security/headers.server";
 import { refuseRequest } from "~/security/request-guard.server";
@@ -101,6 +102,9 @@ function fullPath(dev: DevServer | undefined) {
   app.use(dev ? dev.middlewares : clientFiles());
   // Tests only (refused in production): a request may run at another time, see clock.server.ts.
   if (env.testClock) app.use((req, _res, next) => withRequestClock(req.headers["x-test-clock-offset-ms"], next));
+  // A recovery e-mail's open-counting image (ADR 44), answered here: a Remix route would grow the
+  // route manifest every quiz step downloads.
+  app.use((req, res, next) => void serveRecoveryOpen(req, res, next).catch(next));
   // Every form and endpoint that changes something is rate-limited (429 page when over).
   app.use((req, res, next) => void limitRequests(req, res, next).catch(next));
   // Preview (a signed cookie from /preview) shows Sanity drafts for the rest of this request,

@@ -19,7 +19,7 @@ import {
   activeSubscriptions,
   attributeToFunnel,
   funnelReports,
-  oneTapSummary,
+  oneTapReports,
   retention,
   revenueByOffer,
   type Buyer,
@@ -82,12 +82,24 @@ async function buyersSince(since: Date): Promise<Buyer[]> {
   return buyers;
 }
 
-const RECOVERY_EVENTS = ["recovery_sent", "recovery_clicked", "recovery_purchased", "purchase"];
+const RECOVERY_EVENTS = ["recovery_sent", "recovery_opened", "recovery_clicked", "recovery_purchased", "purchase"];
 
 function parseVariants(text: string | null): Record<string, string> | null {
   if (!text) return null;
   const value = parseProps(text);
   return Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === "string"));
+}
+
+/** The one-tap offer's numbers since `since` (ADR 45), from the event log, split by experiment variant. */
+export async function oneTapView(since: Date) {
+  const rows = await db.analyticsEvent.findMany({
+    where: { name: { in: ["upsell_shown", "upsell_bought"] }, createdAt: { gte: since } },
+    select: { visitorId: true, name: true, props: true, variants: true, createdAt: true },
+  });
+  return oneTapReports(
+    rows.map((e) => ({ ...e, props: parseProps(e.props), variants: parseVariants(e.variants) })),
+    since,
+  );
 }
 
 /** The e-mail step's and recovery e-mails' numbers since `since` (ADR 44), from the event log. */
@@ -194,12 +206,13 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
   // Views still queued in this process count too.
   await flushEvents();
 
-  const [events, funnels, subscriptions, buyers, recovery] = await Promise.all([
+  const [events, funnels, subscriptions, buyers, recovery, oneTap] = await Promise.all([
     db.analyticsEvent.findMany({ where: { createdAt: { gte: since } }, select: EVENT_SELECT }).then((rows) => rows.map(toRow)),
     funnelInfos(),
     allCurrentStates(),
     buyersSince(new Date(at.getTime() - RETENTION_DAYS * DAY_MS)),
     recoveryView(since),
+    oneTapView(since),
   ]);
   // Checkouts and purchases in the window are attributed using their visitors' earlier funnel events too.
   const payers = [...new Set(events.filter((e) => e.name === "initiate_checkout" || e.name === "purchase").map((e) => e.visitorId))];
@@ -225,7 +238,7 @@ export async function dashboardView(input: { admin: SessionUser; period: Period;
     period,
     funnels: reports,
     revenue: revenueByOffer(events, since),
-    oneTap: oneTapSummary(events, since),
+    oneTap,
     recovery,
     subscriptions: activeSubscriptions(subscriptions, at),
     retention: retention(

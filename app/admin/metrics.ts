@@ -141,23 +141,54 @@ export function revenueByOffer(events: EventRow[], since: Date): OfferRevenue[] 
   return [...groups.values()].sort((a, b) => b.amount - a.amount || a.offer.localeCompare(b.offer));
 }
 
-/** The one-tap offer after purchase (ADR 45): the purchases it was shown after, those it sold, and their revenue. */
-export type OneTapSummary = { shownAfter: number; bought: number; amount: number; currency: string };
+/** An event with the running experiments' variants it was made in ({"<experimentId>": "<variant key>"}), or null. */
+export type VariantEventRow = Pick<EventRow, "visitorId" | "name" | "props" | "createdAt"> & { variants: Record<string, string> | null };
 
-export function oneTapSummary(events: EventRow[], since: Date): OneTapSummary {
+/** The one-tap offer after purchase (ADR 45): the purchases it was shown after, those it sold, and their revenue by currency. */
+export type OneTapReport = {
+  /** "experiment: variant", or null for everyone. */
+  variant: string | null;
+  shownAfter: number;
+  bought: number;
+  revenue: { currency: string; amount: number }[];
+};
+
+function oneTapReport(variant: string | null, events: VariantEventRow[]): OneTapReport {
   // Shown counts purchases it followed, not page views: a reload shows it again to the same buyer.
   const shown = new Set<string>();
   let bought = 0;
-  let cents = 0;
+  const cents = new Map<string, number>();
   for (const e of events) {
-    if (e.createdAt.getTime() < since.getTime()) continue;
     if (e.name === "upsell_shown") shown.add(typeof e.props.follows === "string" ? e.props.follows : e.visitorId);
     if (e.name === "upsell_bought") {
       bought++;
-      cents += Math.round((typeof e.props.price === "number" && Number.isFinite(e.props.price) ? e.props.price : 0) * 100);
+      const currency = typeof e.props.currency === "string" ? e.props.currency.toUpperCase() : "USD";
+      const price = typeof e.props.price === "number" && Number.isFinite(e.props.price) ? e.props.price : 0;
+      cents.set(currency, (cents.get(currency) ?? 0) + Math.round(price * 100));
     }
   }
-  return { shownAfter: shown.size, bought, amount: cents / 100, currency: "USD" };
+  const revenue = [...cents].map(([currency, amount]) => ({ currency, amount: amount / 100 })).sort((a, b) => a.currency.localeCompare(b.currency));
+  return { variant, shownAfter: shown.size, bought, revenue };
+}
+
+/**
+ * Everyone's one-tap numbers since `since`, then one row per experiment variant the events were
+ * made in (each event's own `variants`: the buyer's variants when the offer was shown or bought),
+ * as the recovery numbers are split.
+ */
+export function oneTapReports(events: VariantEventRow[], since: Date): OneTapReport[] {
+  const inWindow = events.filter((e) => (e.name === "upsell_shown" || e.name === "upsell_bought") && e.createdAt.getTime() >= since.getTime());
+  const variants = [...new Set(inWindow.flatMap((e) => Object.entries(e.variants ?? {}).map(([experiment, key]) => `${experiment}: ${key}`)))].sort();
+  return [
+    oneTapReport(null, inWindow),
+    ...variants.map((variant) => {
+      const [experiment, key] = variant.split(": ");
+      return oneTapReport(
+        variant,
+        inWindow.filter((e) => e.variants?.[experiment] === key),
+      );
+    }),
+  ];
 }
 
 export type SubscriptionRow = Parameters<typeof viewOf>[0] & {};

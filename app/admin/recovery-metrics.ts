@@ -7,7 +7,7 @@
  *  - Lead → purchase: leads whose visitor has a purchase after their address, or a
  *    recovery_purchased (a purchase on another device after a recovery e-mail is logged to the
  *    lead's visitor that way), over leads.
- *  - Recovery e-mails sent and clicked (events), purchases after recovery and their revenue
+ *  - Recovery e-mails sent, opened (the e-mail's image loaded; once per e-mail) and clicked (events), purchases after recovery and their revenue
  *    (recovery_purchased, by currency).
  * Split by experiment variant: the same numbers over the leads whose email_captured event was
  * made in that variant (the event's `variants`), one row per experiment and variant.
@@ -32,6 +32,8 @@ export type RecoveryReport = {
   /** leadPurchases over leads, 0..1; null without leads. */
   leadToPurchase: number | null;
   sent: number;
+  /** E-mails whose image was loaded: a floor (mail apps that block images) and, with mail apps that load every image ahead, a ceiling too. */
+  opened: number;
   clicked: number;
   recoveredPurchases: number;
   /** Revenue from purchases after a recovery e-mail, by currency (major units). */
@@ -66,6 +68,7 @@ function reportFor(variant: string | null, leadsOf: RecoveryEventRow[], events: 
     leadPurchases: bought.size,
     leadToPurchase: rate(bought.size, firstLead.size),
     sent: count("recovery_sent"),
+    opened: count("recovery_opened"),
     clicked: count("recovery_clicked"),
     recoveredPurchases: recovered.length,
     recoveredRevenue: [...revenue].map(([currency, amount]) => ({ currency, amount })).sort((a, b) => a.currency.localeCompare(b.currency)),

@@ -16,6 +16,8 @@ export type EventName =
   | "email_captured"
   /** Recovery e-mails (ADR 44): props.kind "sequence" (props.number) or "checkout"; props.lead. */
   | "recovery_sent"
+  /** A recovery e-mail's image loaded (props.lead, props.email): once per e-mail. */
+  | "recovery_opened"
   | "recovery_clicked"
   /** A purchase by a lead after a recovery e-mail was sent to them (props.price, props.currency). */
   | "recovery_purchased";

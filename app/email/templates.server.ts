@@ -243,14 +243,24 @@ export function planSwitchEmail(input: { fromPlan: string; toPlan: string; money
 }
 
 /** A one-tap purchase after checkout (ADR 45): what was bought, what it cost, which card paid. */
-export function oneTapReceiptEmail(input: { amount: string; planName: string; productName: string; profileLink: string; brandName: string }): RenderedEmail {
-  const { amount, planName, productName } = input;
+export function oneTapReceiptEmail(input: {
+  amount: string;
+  planName: string;
+  productName: string;
+  profileLink: string;
+  brandName: string;
+  /** Paid on the local test checkout's saved test card: no money moved, and the receipt says so. */
+  testPayment: boolean;
+}): RenderedEmail {
+  const { amount, planName, productName, testPayment } = input;
   return billingEmail({
     ...input,
-    subject: `Your receipt: ${productName}, ${amount}`,
+    subject: `Your receipt${testPayment ? " (test payment)" : ""}: ${productName}, ${amount}`,
     heading: `${productName} is yours`,
     paragraphs: [
-      `Thank you! We charged ${amount} for your ${planName} (a one-time payment) to the card you used at checkout.`,
+      testPayment
+        ? `Thank you! This was a test payment of ${amount} for your ${planName} (one-time) on the saved test card: no real money was charged.`
+        : `Thank you! We charged ${amount} for your ${planName} (a one-time payment) to the card you used at checkout.`,
       `${productName} is now in your plans, with lifetime access. Open it from your home page.`,
     ],
   });
@@ -272,9 +282,11 @@ export function recoveryEmail(input: {
   planName: string;
   link: string;
   unsubscribeLink: string;
+  /** The e-mail's 1×1 image, whose loading counts it opened. */
+  openImage: string;
   brandName: string;
 }): RenderedEmail {
-  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, brandName } = input;
+  const { kind, number, resultTitle, resultSummary, answersLine, planName, link, unsubscribeLink, openImage, brandName } = input;
   const subject =
     kind === "checkout" ? "You were one step away from your plan" : number === 1 ? "Your plan is ready when you are" : `Still thinking it over? ${resultTitle}`;
   const heading = kind === "checkout" ? "Your checkout is waiting" : "Your plan is saved";
@@ -294,7 +306,7 @@ export function recoveryEmail(input: {
       ...(answersLine ? [paragraph(answersLine)] : []),
       emailButton(RECOVERY_BUTTON_LABEL, link),
     ].join("\n"),
-    footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Unsubscribe</a>.`,
+    footerHtml: `${escapeHtml(stop)} <a href="${escapeHtml(unsubscribeLink)}" style="color:${BRAND.rose};">Unsubscribe</a>.<img src="${escapeHtml(openImage)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">`,
   });
   const text = [
     heading,

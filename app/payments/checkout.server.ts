@@ -3,7 +3,7 @@
  * checkout at the gateway (Stripe Checkout, or the local test checkout when no Stripe key
  * is set), remember which browser started it, and log 'initiate checkout'.
  */
-import { noteCheckoutStarted } from "~/recovery/leads.server";
+import { checkoutReminderHours, noteCheckoutStarted } from "~/recovery/leads.server";
 import crypto from "node:crypto";
 import { recordEvent } from "~/analytics/events.server";
 import { recordCheckoutStarted, type AdBrowser } from "~/analytics/conversions.server";
@@ -13,7 +13,7 @@ import { entitlementsOf, ownedEntitlement, type EntitlementView } from "~/billin
 import { getFunnelById } from "~/content/content.server";
 import { readFunnelState } from "~/funnels/state.server";
 import { now } from "~/utils/clock.server";
-import { db } from "~/utils/db.server";
+import { db, isUniqueViolation } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { pricePlan, type PricedPlan } from "~/billing/catalogue";
 import { localCheckoutPath, STRIPE_SUCCESS_PATH } from "./checkout-steps";
@@ -55,6 +55,12 @@ export function checkoutMetadata(input: {
     metadata[`answer_${key}`.slice(0, 40)] = (Array.isArray(value) ? value.join(",") : value).slice(0, 500);
   }
   return metadata;
+}
+
+/** Stripe takes an expiry 30 minutes to 24 hours after it creates the session: the reminder's delay, kept in that range (a minute's margin for the clocks). */
+export function checkoutExpiry(createdAt: Date, hours: number): number {
+  const seconds = Math.min(24 * 3600 - 60, Math.max(31 * 60, Math.round(hours * 3600)));
+  return Math.floor(createdAt.getTime() / 1000) + seconds;
 }
 
 export async function startCheckout(input: {
@@ -123,6 +129,9 @@ export async function startCheckout(input: {
   }
 
   const metadata = checkoutMetadata({ plan, visitorId: input.visitorId, funnel: context.funnel, answers: context.answers });
+  // A visitor who agreed to our e-mails is reminded of a checkout left unfinished (ADR 44):
+  // Stripe expires it after the funnel's delay and gives a link that reopens it.
+  const reminderHours = await checkoutReminderHours(input.visitorId);
   // A member's purchases share one Stripe customer, so the customer portal shows them all.
   const customer = entitlements.find((e) => e.stripeCustomerId)?.stripeCustomerId;
   try {
@@ -144,6 +153,7 @@ export async function startCheckout(input: {
       ...(customer ? { customer } : input.user ? { customer_email: input.user.email } : {}),
       client_reference_id: input.visitorId,
       metadata,
+      ...(reminderHours === null ? {} : { after_expiration: { recovery: { enabled: true } }, expires_at: checkoutExpiry(row.createdAt, reminderHours) }),
       ...(plan.interval
         ? { subscription_data: { metadata } }
         : {
@@ -155,10 +165,28 @@ export async function startCheckout(input: {
     if (!session.url) return { ok: false, status: 502, reason: "No checkout URL received" };
     await db.checkoutSession.create({ data: { ...row, id: session.id, provider: "stripe" } });
     await reportStarted(session.id);
-    await noteCheckoutStarted(input.visitorId, row.createdAt);
     return { ok: true, url: session.url };
   } catch (error) {
     logger.error({ err: error }, `[checkout] Stripe could not create a checkout for ${plan.offerId}/${plan.planId}`);
     return { ok: false, status: 502, reason: error instanceof Error ? error.message : "Stripe error" };
   }
+}
+
+/**
+ * A Stripe session opened from an expired one's recovery link (its `recovered_from`): recorded
+ * as a checkout of the same browser, at the same price, so /payment-success and fulfilment
+ * know it like any other. Repeatable; false when the expired session is not one of ours.
+ */
+export async function adoptRecoveredCheckout(sessionId: string, recoveredFrom: string): Promise<boolean> {
+  if (await db.checkoutSession.findUnique({ where: { id: sessionId }, select: { id: true } })) return true;
+  const original = await db.checkoutSession.findUnique({ where: { id: recoveredFrom } });
+  if (!original || original.provider !== "stripe") return false;
+  const { id: _expired, ...copy } = original;
+  await db.checkoutSession
+    .create({ data: { ...copy, id: sessionId, status: "open", recoveryUrl: null, recoveryUrlExpiresAt: null, createdAt: now() } })
+    .catch((error: unknown) => {
+      // Adopted meanwhile by the webhook or the success page.
+      if (!isUniqueViolation(error)) throw error;
+    });
+  return true;
 }

@@ -206,6 +206,7 @@ export async function fulfilCheckout(input: CheckoutFulfilment): Promise<{ userI
       routinePlanId,
       amountMinor: sold.amountMinor,
       currency: sold.currency,
+      testPayment: session.provider === "local",
     });
   }
 

@@ -23,6 +23,8 @@ export async function oneTapBought(input: {
   routinePlanId: string;
   amountMinor: number;
   currency: string;
+  /** Paid on the local test checkout (no money moved). */
+  testPayment: boolean;
 }): Promise<void> {
   await recordEvent({
     visitorId: input.visitorId,
@@ -45,6 +47,7 @@ export async function oneTapBought(input: {
       productName: plan?.name ?? input.planName,
       profileLink: `${env.publicUrl}/profile`,
       brandName: settings.brandName,
+      testPayment: input.testPayment,
     });
     await sendEmail({ to: input.email, ...receipt, link: `${env.publicUrl}/home` });
   } catch (error) {

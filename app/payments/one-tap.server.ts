@@ -20,9 +20,10 @@ import { fulfilCheckout } from "./fulfilment.server";
 import { oneTapCheckoutId, oneTapIdempotencyKey, oneTapText, pricedOneTap, type OneTapConfig } from "./one-tap";
 import { stripeClient, type Stripe } from "./stripe.server";
 
+/** `testPayment`: the local test checkout's saved test card, which moves no money (the page says so). */
 export type OneTapView =
-  | { state: "offer"; headline: string; text: string; buttonLabel: string; price: string; planName: string }
-  | { state: "bought"; productName: string; price: string };
+  | { state: "offer"; headline: string; text: string; buttonLabel: string; price: string; planName: string; testPayment: boolean }
+  | { state: "bought"; productName: string; price: string; testPayment: boolean };
 
 type Resolved = { config: OneTapConfig; sold: PricedPlan; routinePlanId: string; id: string };
 
@@ -51,8 +52,9 @@ export async function oneTapOfferAfter(purchase: CheckoutSession): Promise<OneTa
   const offer = await resolve(purchase);
   if (!offer) return null;
   const price = displayPrice(offer.sold.amountMinor, offer.sold.currency);
+  const testPayment = purchase.provider === "local";
   const row = await db.checkoutSession.findUnique({ where: { id: offer.id }, select: { status: true } });
-  if (row?.status === "complete") return { state: "bought", productName: offer.sold.name, price };
+  if (row?.status === "complete") return { state: "bought", productName: offer.sold.name, price, testPayment };
   // Bought some other way meanwhile: nothing more to offer.
   if (ownedEntitlement(await entitlementsOf(purchase.userId), offer.routinePlanId)) return null;
   await recordEvent({
@@ -68,6 +70,7 @@ export async function oneTapOfferAfter(purchase: CheckoutSession): Promise<OneTa
     buttonLabel: oneTapText(offer.config.buttonLabel, offer.sold),
     price,
     planName: offer.sold.name,
+    testPayment,
   };
 }
 

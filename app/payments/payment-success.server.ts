@@ -23,6 +23,7 @@ import { db } from "~/utils/db.server";
 import { toastHeader } from "~/utils/toast.server";
 import type { Tier } from "~/billing/catalogue";
 import { paymentSuccessPath } from "./checkout-steps";
+import { adoptRecoveredCheckout } from "./checkout.server";
 import { fulfilCheckout } from "./fulfilment.server";
 import { oneTapOfferAfter, type OneTapView } from "./one-tap.server";
 import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
@@ -77,6 +78,26 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
 }
 
 /**
+ * A Stripe session we have no row for, in a browser whose Stripe checkout expired with a
+ * recovery link (ADR 44): when Stripe says it was opened from that link, it is recorded as this
+ * browser's checkout (adoptRecoveredCheckout). Stripe is asked only for such a browser.
+ */
+async function recoveredHere(sessionId: string, visitorId: string) {
+  const stripe = stripeClient();
+  if (!stripe) return null;
+  const expired = await db.checkoutSession.findFirst({ where: { visitorId, provider: "stripe", recoveryUrl: { not: null } }, select: { id: true } });
+  if (!expired) return null;
+  try {
+    const session = await stripe.checkout.sessions.retrieve(sessionId);
+    if (!session.recovered_from || !(await adoptRecoveredCheckout(session.id, session.recovered_from))) return null;
+  } catch (error) {
+    logger.warn({ err: error }, `[payment-success] could not look ${sessionId} up at Stripe`);
+    return null;
+  }
+  return db.checkoutSession.findUnique({ where: { id: sessionId } });
+}
+
+/**
  * Sends the sign-in e-mail through the login flow's own sender (same template, limits).
  * Returns the cookie that lets this browser type the e-mail's code (/login/check-email).
  */
@@ -111,7 +132,7 @@ export async function checkPayment(input: PaymentSuccessInput): Promise<PaymentS
   if (!sessionId) return { state: "no-session" };
   if (!SESSION_ID.test(sessionId)) return { state: "unverified" };
 
-  let row = await db.checkoutSession.findUnique({ where: { id: sessionId } });
+  let row = (await db.checkoutSession.findUnique({ where: { id: sessionId } })) ?? (await recoveredHere(sessionId, input.visitorId));
   if (!row || row.visitorId !== input.visitorId) return { state: "unverified" };
 
   if (row.status !== "complete" && row.provider === "stripe") {

@@ -27,6 +27,8 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { findPlan, intervalOf } from "~/billing/catalogue";
+import { noteCheckoutExpired } from "~/recovery/leads.server";
+import { adoptRecoveredCheckout } from "./checkout.server";
 import { fulfilCheckout, FulfilmentError } from "./fulfilment.server";
 import type { Offer } from "../content-model/offer";
 import { stripeClient, verifyWebhook } from "./stripe.server";
@@ -36,6 +38,7 @@ export type WebhookAnswer = { status: number; body: string };
 
 export const HANDLED_EVENTS = [
   "checkout.session.completed",
+  "checkout.session.expired",
   "customer.subscription.created",
   "customer.subscription.updated",
   "customer.subscription.deleted",
@@ -60,6 +63,14 @@ const CheckoutSessionObject = z.object({
   customer_email: z.string().nullish(),
   customer_details: z.object({ email: z.string().nullish() }).nullish(),
   metadata: Metadata,
+  /** A copy of an expired session, opened from its recovery link: the id of the one it copies. */
+  recovered_from: z.string().nullish(),
+});
+
+/** An expired session: Stripe's recovery link when it was asked for one (after_expiration.recovery). */
+const ExpiredSessionObject = z.object({
+  id: z.string(),
+  after_expiration: z.object({ recovery: z.object({ url: z.string().url().nullish(), expires_at: z.number().int().nullish() }).nullish() }).nullish(),
 });
 
 const SubscriptionObject = z.object({
@@ -174,6 +185,8 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
       const offerId = session.metadata?.offerId;
       const planId = session.metadata?.planId;
       if (!email || !offerId || !planId) return "not one of our checkouts";
+      // Bought through a recovery link: the copy is recorded as a checkout of the same browser.
+      if (session.recovered_from) await adoptRecoveredCheckout(session.id, session.recovered_from);
       await fulfilCheckout({
         checkoutSessionId: session.id,
         email,
@@ -186,6 +199,21 @@ async function applyEvent(type: string, object: unknown, at: Date): Promise<stri
         visitorId: session.metadata?.visitorId,
       });
       return "fulfilled";
+    }
+    case "checkout.session.expired": {
+      const session = ExpiredSessionObject.parse(object);
+      const recovery = session.after_expiration?.recovery;
+      if (!recovery?.url) {
+        await db.checkoutSession.updateMany({ where: { id: session.id, provider: "stripe", status: "open" }, data: { status: "canceled" } });
+        return "expired";
+      }
+      const reminded = await noteCheckoutExpired({
+        checkoutSessionId: session.id,
+        recoveryUrl: recovery.url,
+        recoveryUrlExpiresAt: seconds(recovery.expires_at) ?? null,
+        at,
+      });
+      return reminded ? "expired: reminder due" : "expired: no reminder to send";
     }
     case "customer.subscription.created":
     case "customer.subscription.updated":

@@ -28,7 +28,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { query, queryRows, statement } from "~/utils/sql.server";
-import { backLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
+import { backLink, openImageLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
 import { atSensibleHour, sequenceDueAt } from "./schedule";
 
 export const LEASE_MS = 5 * 60_000;
@@ -89,8 +89,9 @@ export async function recordLead(lead: LeadToRecord, visitorId: string, at: Date
 }
 
 /**
- * A checkout started in this browser: a consenting lead of it that has a checkout reminder gets
- * one due `checkoutHours` later (unless an earlier e-mail is due first). Never fails a checkout.
+ * A local test checkout started in this browser: a consenting lead of it that has a checkout
+ * reminder gets one due `checkoutHours` later (unless an earlier e-mail is due first). A Stripe
+ * checkout's reminder comes from Stripe's expiry instead (noteCheckoutExpired). Never fails a checkout.
  */
 export async function noteCheckoutStarted(visitorId: string, at: Date = now()): Promise<void> {
   try {
@@ -105,6 +106,59 @@ export async function noteCheckoutStarted(visitorId: string, at: Date = now()): 
   } catch (error) {
     logger.error({ err: error }, "[recovery] could not note a started checkout");
   }
+}
+
+/**
+ * Hours after which a checkout this browser starts now should be reminded of, when it has a
+ * consenting lead still waiting for that reminder; null: no reminder may be sent. Stripe mode
+ * asks Stripe for a recovery link for such a checkout (after_expiration.recovery), expiring it
+ * after this long.
+ */
+export async function checkoutReminderHours(visitorId: string): Promise<number | null> {
+  const lead = await db.lead.findFirst({
+    where: { visitorId, marketingConsent: true, purchasedAt: null, unsubscribedAt: null, checkoutReminded: null, checkoutHours: { not: null } },
+    orderBy: { checkoutHours: "asc" },
+    select: { checkoutHours: true },
+  });
+  return lead?.checkoutHours ?? null;
+}
+
+/**
+ * Stripe expired a checkout and gave its recovery link (the signed `checkout.session.expired`
+ * webhook): the link is kept on the checkout, and the browser's consenting leads that still wait
+ * for a checkout reminder get it due now (at a sensible hour). The queue sends it, once per lead,
+ * with consent and no purchase since checked at send time. Repeatable: a webhook delivered again
+ * changes nothing more. Answers whether a reminder was made due.
+ */
+export async function noteCheckoutExpired(input: {
+  checkoutSessionId: string;
+  recoveryUrl: string;
+  recoveryUrlExpiresAt: Date | null;
+  at: Date;
+}): Promise<boolean> {
+  const { count } = await db.checkoutSession.updateMany({
+    where: { id: input.checkoutSessionId, provider: "stripe", status: { not: "complete" } },
+    data: { status: "canceled", recoveryUrl: input.recoveryUrl, recoveryUrlExpiresAt: input.recoveryUrlExpiresAt },
+  });
+  if (count === 0) return false;
+  const checkout = await db.checkoutSession.findUniqueOrThrow({ where: { id: input.checkoutSessionId }, select: { visitorId: true, createdAt: true } });
+  const leads = await db.lead.findMany({
+    where: {
+      visitorId: checkout.visitorId,
+      createdAt: { lte: checkout.createdAt },
+      marketingConsent: true,
+      purchasedAt: null,
+      unsubscribedAt: null,
+      checkoutReminded: null,
+      checkoutHours: { not: null },
+    },
+  });
+  for (const lead of leads) {
+    const due = atSensibleHour(input.at, lead.timeZone);
+    if (lead.dueAt && lead.dueAt <= due) continue;
+    await db.lead.updateMany({ where: { id: lead.id, leaseId: null }, data: { dueAt: due, updatedAt: input.at } });
+  }
+  return leads.length > 0;
 }
 
 /**
@@ -199,16 +253,28 @@ export async function claimDueLeads(at: Date, limit: number = BATCH): Promise<Cl
   return rows.map((row) => ({ id: row.id, attempts: Number(row.attempts), leaseId }));
 }
 
-/** The checkout this lead's browser started and did not finish, whose reminder is due at `at`; null: none. */
-async function abandonedCheckout(lead: LeadRow, at: Date): Promise<{ id: string; planName: string } | null> {
+/**
+ * The checkout this lead's browser started and did not finish, whose reminder is due at `at`;
+ * null: none. A local test checkout is due `checkoutHours` after it started; a Stripe one when
+ * Stripe expired it with a recovery link (which the reminder then links to).
+ */
+async function abandonedCheckout(lead: LeadRow, at: Date): Promise<{ id: string; planName: string; recoveryUrl: string | null } | null> {
   if (lead.checkoutHours === null || lead.checkoutReminded) return null;
   const startedBefore = new Date(at.getTime() - lead.checkoutHours * HOUR_MS);
-  const open = await db.checkoutSession.findFirst({
-    where: { visitorId: lead.visitorId, status: "open", createdAt: { gte: lead.createdAt, lte: startedBefore } },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, planName: true },
-  });
-  return open;
+  return db.checkoutSession
+    .findFirst({
+      where: {
+        visitorId: lead.visitorId,
+        createdAt: { gte: lead.createdAt },
+        OR: [
+          { provider: "local", status: "open", createdAt: { lte: startedBefore } },
+          { provider: "stripe", status: "canceled", recoveryUrl: { not: null } },
+        ],
+      },
+      orderBy: { createdAt: "desc" },
+      select: { id: true, planName: true, recoveryUrl: true, recoveryUrlExpiresAt: true },
+    })
+    .then((open) => open && { ...open, recoveryUrl: open.recoveryUrlExpiresAt && open.recoveryUrlExpiresAt <= at ? null : open.recoveryUrl });
 }
 
 /** A purchase the purchase hook may have missed (another instance mid-way): this browser's or address's completed checkout since the lead. */
@@ -221,16 +287,23 @@ async function boughtSince(lead: LeadRow): Promise<boolean> {
 }
 
 /** When the lead's next e-mail is due after this one: the sequence's next, or a pending checkout reminder's. */
-async function nextDue(lead: LeadRow, sent: number, checkoutReminded: string | null): Promise<Date | null> {
+async function nextDue(lead: LeadRow, sent: number, checkoutReminded: string | null, at: Date): Promise<Date | null> {
   const sequence = sequenceDueAt(lead.createdAt, parseHours(lead.recoveryHours), sent, lead.timeZone);
   let checkout: Date | null = null;
   if (lead.checkoutHours !== null && !checkoutReminded) {
+    // A Stripe checkout is not timed here: its expiry (the webhook) makes the reminder due.
     const open = await db.checkoutSession.findFirst({
-      where: { visitorId: lead.visitorId, status: "open", createdAt: { gte: lead.createdAt } },
+      where: { visitorId: lead.visitorId, provider: "local", status: "open", createdAt: { gte: lead.createdAt } },
       orderBy: { createdAt: "asc" },
       select: { createdAt: true },
     });
     if (open) checkout = atSensibleHour(new Date(open.createdAt.getTime() + lead.checkoutHours * HOUR_MS), lead.timeZone);
+    // Expired by Stripe while this lead was leased: its reminder is due now.
+    const expired = await db.checkoutSession.findFirst({
+      where: { visitorId: lead.visitorId, provider: "stripe", recoveryUrl: { not: null }, createdAt: { gte: lead.createdAt } },
+      select: { id: true },
+    });
+    if (expired) checkout = atSensibleHour(at, lead.timeZone);
   }
   const candidates = [sequence, checkout].filter((d): d is Date => d !== null);
   return candidates.length ? new Date(Math.min(...candidates.map((d) => d.getTime()))) : null;
@@ -277,7 +350,7 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
   const sequenceDue = sequenceDueAt(lead.createdAt, hours, lead.recoverySent, lead.timeZone);
   const kind: "checkout" | "sequence" | null = checkout ? "checkout" : sequenceDue && sequenceDue <= at ? "sequence" : null;
   if (!kind) {
-    await finish(job, { dueAt: await nextDue(lead, lead.recoverySent, lead.checkoutReminded) }, at);
+    await finish(job, { dueAt: await nextDue(lead, lead.recoverySent, lead.checkoutReminded, at) }, at);
     return "not-yet";
   }
 
@@ -290,7 +363,8 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
   ]);
   const answers = JSON.parse(lead.answers) as Record<string, string | string[]>;
   const fill = (text: string) => (funnel ? fillTemplate(text, funnel, answers) : text);
-  const link = backLink(lead.id, tag, lead.offerPath);
+  // Stripe's recovery link reopens the very checkout (a copy of it) while it lasts; else the offer with the answers.
+  const link = checkout?.recoveryUrl ?? backLink(lead.id, tag, lead.offerPath);
   const unsubscribe = recoveryUnsubscribeLink(lead.id);
   const message = recoveryEmail({
     kind,
@@ -301,6 +375,7 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
     planName: checkout?.planName ?? offer?.pageTitle ?? "plan",
     link,
     unsubscribeLink: unsubscribe,
+    openImage: openImageLink(lead.id, tag),
     brandName: settings.brandName,
   });
   try {
@@ -316,7 +391,7 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
       const skipped = kind === "checkout" ? { checkoutReminded: checkout!.id } : { recoverySent: lead.recoverySent + 1 };
       await finish(
         job,
-        { ...skipped, dueAt: await nextDue(lead, skipped.recoverySent ?? lead.recoverySent, skipped.checkoutReminded ?? lead.checkoutReminded) },
+        { ...skipped, dueAt: await nextDue(lead, skipped.recoverySent ?? lead.recoverySent, skipped.checkoutReminded ?? lead.checkoutReminded, at) },
         at,
       );
       return "gave-up";
@@ -331,7 +406,7 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
   const done = kind === "checkout" ? { checkoutReminded: checkout!.id } : { recoverySent: lead.recoverySent + 1 };
   const finished = await finish(
     job,
-    { ...done, dueAt: await nextDue(lead, done.recoverySent ?? lead.recoverySent, done.checkoutReminded ?? lead.checkoutReminded) },
+    { ...done, dueAt: await nextDue(lead, done.recoverySent ?? lead.recoverySent, done.checkoutReminded ?? lead.checkoutReminded, at) },
     at,
   );
   if (!finished) logger.warn({ leadId: lead.id }, "[recovery] lease lapsed while sending; another worker owns the lead now");

@@ -5,12 +5,13 @@
  *    browser that follows it and lands on the offer (a link forwarded to someone shows them the
  *    plan for those answers, nothing about the account or the address);
  *  - "unsubscribe" names a lead; it stops the recovery e-mails to its address (RFC 8058 one-click,
- *    on /reminders/unsubscribe, the page every e-mail of ours unsubscribes on).
+ *    on /reminders/unsubscribe, the page every e-mail of ours unsubscribes on);
+ *  - "open" (the e-mail's 1×1 image) names a lead and the e-mail: loading it counts that e-mail opened.
  */
 import crypto from "node:crypto";
 import { env } from "~/utils/env.server";
 
-type Purpose = "back" | "unsubscribe";
+type Purpose = "back" | "unsubscribe" | "open";
 
 function signature(purpose: Purpose, value: string): string {
   const key = crypto.createHmac("sha256", env.sessionSecret).update("recovery-links").digest();
@@ -38,17 +39,34 @@ export function backLink(leadId: string, tag: EmailTag, offerPath: string): stri
   return `${env.publicUrl}${offerPath}?${new URLSearchParams({ lead: leadId, e: tag, sig: signature("back", `${leadId}.${tag}`) })}`;
 }
 
+/** Where the e-mail's open-counting image is served (before Remix: app/recovery/opens.server.ts). */
+export const OPEN_IMAGE_PATH = "/recovery/open.gif";
+
+/** The e-mail's 1×1 image: loading it counts e-mail `tag` of the lead opened. */
+export function openImageLink(leadId: string, tag: EmailTag): string {
+  return `${env.publicUrl}${OPEN_IMAGE_PATH}?${new URLSearchParams({ lead: leadId, e: tag, sig: signature("open", `${leadId}.${tag}`) })}`;
+}
+
 export function recoveryUnsubscribeLink(leadId: string): string {
   // The site's one unsubscribe page, which tells a lead's token from a reminder's by its signature.
   return `${env.publicUrl}/reminders/unsubscribe?${new URLSearchParams({ token: `${leadId}.${signature("unsubscribe", leadId)}` })}`;
 }
 
-/** The lead and e-mail a signed link names, or null when the link was not made by us. */
-export function fromSignedLink(url: URL): { leadId: string; tag: EmailTag } | null {
+function signedLeadAndTag(purpose: "back" | "open", url: URL): { leadId: string; tag: EmailTag } | null {
   const leadId = url.searchParams.get("lead") ?? "";
   const tag = url.searchParams.get("e") ?? "";
   if (!LEAD_ID.test(leadId) || !TAG.test(tag)) return null;
-  return matches("back", `${leadId}.${tag}`, url.searchParams.get("sig")) ? { leadId, tag } : null;
+  return matches(purpose, `${leadId}.${tag}`, url.searchParams.get("sig")) ? { leadId, tag } : null;
+}
+
+/** The lead and e-mail a signed "see my plan" link names, or null when the link was not made by us. */
+export function fromSignedLink(url: URL): { leadId: string; tag: EmailTag } | null {
+  return signedLeadAndTag("back", url);
+}
+
+/** The lead and e-mail an open image's address names, or null when it was not made by us. */
+export function fromOpenImageLink(url: URL): { leadId: string; tag: EmailTag } | null {
+  return signedLeadAndTag("open", url);
 }
 
 /** The lead an unsubscribe token names, or null when it was not made by us. */

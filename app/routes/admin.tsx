@@ -181,10 +181,34 @@ export default function Admin() {
         ) : (
           <p className="mt-2 text-sm text-muted">No purchases in this period.</p>
         )}
-        <p className="mt-4 text-sm" data-testid="one-tap-summary">
-          <span className="font-semibold">One-tap offer after purchase:</span> shown after {oneTap.shownAfter} purchase{oneTap.shownAfter === 1 ? "" : "s"},
-          bought {oneTap.bought} time{oneTap.bought === 1 ? "" : "s"}, {money(oneTap.amount, oneTap.currency)} (also in the offer rows above).
+        <h3 className="mt-6 font-semibold">One-tap offer after purchase</h3>
+        <p className="mt-1 text-sm text-muted">
+          Shown: the purchases it followed (a reload counts once). Also in the offer rows above. Split by experiment variant while one runs.
         </p>
+        <ScrollX label="One-tap offer after purchase" className="mt-2">
+          <table className="w-full text-left text-sm" data-testid="one-tap-table">
+            <thead className="text-muted">
+              <tr>
+                <th className="py-2 pr-4 font-semibold">Visitors</th>
+                <th className="py-2 pr-4 text-right font-semibold">Shown</th>
+                <th className="py-2 pr-4 text-right font-semibold">Bought</th>
+                <th className="py-2 text-right font-semibold">Revenue</th>
+              </tr>
+            </thead>
+            <tbody>
+              {oneTap.map((row) => (
+                <tr key={row.variant ?? "all"} className="border-t border-line" data-testid={row.variant ? `one-tap-${row.variant}` : "one-tap-all"}>
+                  <td className="py-2 pr-4 font-medium">{row.variant ?? "Everyone"}</td>
+                  <td className="py-2 pr-4 text-right">{row.shownAfter}</td>
+                  <td className="py-2 pr-4 text-right">{row.bought}</td>
+                  <td className="py-2 text-right font-semibold">
+                    {row.revenue.length ? row.revenue.map((r) => money(r.amount, r.currency)).join(" + ") : money(0, "USD")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       </Panel>
 
       <Panel id="recovery" title="E-mail step and recovery e-mails">
@@ -200,7 +224,7 @@ export default function Admin() {
                   <th className="py-2 pr-4 font-semibold">Visitors</th>
                   <th className="py-2 pr-4 text-right font-semibold">Leads (consented)</th>
                   <th className="py-2 pr-4 text-right font-semibold">Lead → purchase</th>
-                  <th className="py-2 pr-4 text-right font-semibold">Sent · clicked</th>
+                  <th className="py-2 pr-4 text-right font-semibold">Sent · opened · clicked</th>
                   <th className="py-2 pr-4 text-right font-semibold">Bought after recovery</th>
                   <th className="py-2 text-right font-semibold">Revenue from recovery</th>
                 </tr>
@@ -216,7 +240,7 @@ export default function Admin() {
                       {row.leadPurchases} · {percent(row.leadToPurchase)}
                     </td>
                     <td className="py-2 pr-4 text-right">
-                      {row.sent} · {row.clicked}
+                      {row.sent} · {row.opened} · {row.clicked}
                     </td>
                     <td className="py-2 pr-4 text-right">{row.recoveredPurchases}</td>
                     <td className="py-2 text-right font-semibold">

@@ -99,7 +99,10 @@ function OneTapOffer({ offer, error }: { offer: OneTapView; error: string | null
           {offer.productName} added
         </h2>
         <p className="mt-1 text-sm text-muted">
-          We charged {offer.price} to the card you just used and e-mailed you a receipt. It's waiting on your home page.
+          {offer.testPayment
+            ? `Your test payment of ${offer.price} went through (no real money moved) and we e-mailed you a receipt.`
+            : `We charged ${offer.price} to the card you just used and e-mailed you a receipt.`}{" "}
+          It's waiting on your home page.
         </p>
       </section>
     );
@@ -118,7 +121,11 @@ function OneTapOffer({ offer, error }: { offer: OneTapView; error: string | null
           {busy ? "Processing..." : offer.buttonLabel}
         </button>
       </Form>
-      <p className="mt-2 text-center text-xs text-muted">Charged once, {offer.price}, to the card you just used. No subscription.</p>
+      <p className="mt-2 text-center text-xs text-muted">
+        {offer.testPayment
+          ? `A test payment of ${offer.price} on your saved test card: no real money moves. No subscription.`
+          : `Charged once, ${offer.price}, to the card you just used. No subscription.`}
+      </p>
     </section>
   );
 }

@@ -50,14 +50,15 @@ test.describe("one-tap offer after purchase", () => {
     const email = buyer(testInfo.project.name, "one-tap");
     const successUrl = await buySkincare(page, email, { save: true, answer: "Approves one-tap payments" });
     const offer = page.getByRole("region", { name: "Add Makeup Prep for $19" });
-    await expect(offer.getByText("Charged once, $19, to the card you just used. No subscription.")).toBeVisible();
+    // The local test checkout moves no money, and says so (Stripe mode keeps "Charged once, … to the card you just used").
+    await expect(offer.getByText("A test payment of $19 on your saved test card: no real money moves. No subscription.")).toBeVisible();
 
     // A double tap: two posts at the same moment, then the button itself.
     const taps = await Promise.all([1, 2].map(() => page.request.post(successUrl, { form: { intent: "one-tap" }, maxRedirects: 0 })));
     expect(taps.map((tap) => tap.status())).toEqual([303, 303]);
     await offer.getByRole("button", { name: "Add Makeup Prep - $19" }).click();
     const added = page.getByRole("region", { name: "Makeup Prep Plan added" });
-    await expect(added.getByText("We charged $19 to the card you just used and e-mailed you a receipt.", { exact: false })).toBeVisible();
+    await expect(added.getByText("Your test payment of $19 went through (no real money moved) and we e-mailed you a receipt.", { exact: false })).toBeVisible();
     // A reload, and the form posted again (a browser's "resend").
     await page.reload();
     await expect(added).toBeVisible();
@@ -77,8 +78,8 @@ test.describe("one-tap offer after purchase", () => {
     expect(events.filter((e) => e.name === "upsell_shown").length).toBeGreaterThanOrEqual(1);
 
     const receipt = await waitForEmail(E2E_MAIL_DIR, email, { timeoutMs: 10_000 }).then(() => receiptsTo(email));
-    expect(receipt.map((mail) => mail.subject)).toEqual(["Your receipt: Makeup Prep, $19"]);
-    expect(receipt[0].text).toContain("We charged $19 for your Makeup Prep Plan (a one-time payment) to the card you used at checkout.");
+    expect(receipt.map((mail) => mail.subject)).toEqual(["Your receipt (test payment): Makeup Prep, $19"]);
+    expect(receipt[0].text).toContain("This was a test payment of $19 for your Makeup Prep Plan (one-time) on the saved test card: no real money was charged.");
 
     // Signed in with the e-mailed code, the plan just added is the one /home shows.
     const signIn = (await readAll(E2E_MAIL_DIR)).find((mail) => mail.to === email && !mail.subject.startsWith("Your receipt"))!;

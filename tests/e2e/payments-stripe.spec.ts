@@ -12,6 +12,7 @@ import Stripe from "stripe";
 import { expect, test } from "@playwright/test";
 import { startFakeStripe, type FakeStripe } from "../unit/fake-stripe";
 import { entitlementsOf, userIdOf } from "./members-helpers";
+import { takeQuiz } from "./quiz-helpers";
 import { hydrated, jsEnabled } from "./support";
 import { CHROMIUM_ARGS, fullChromiumPath } from "../../scripts/e2e-browser.mjs";
 
@@ -401,6 +402,71 @@ test("Stripe mode: the one-tap offer charges the saved card once, and asks for a
     await page.goto(second.successUrl);
     await expect(page.getByRole("button", { name: "Add Makeup Prep - $19" })).toHaveCount(0);
   } finally {
+    child.kill("SIGTERM");
+    await fake.close();
+  }
+});
+
+/** An IANA zone where it is about noon now, so an e-mail due now goes now (never held for the morning). */
+function zoneAtNoon(): string {
+  const hours = (((12 - new Date().getUTCHours()) % 24) + 24) % 24;
+  const ahead = hours > 12 ? hours - 24 : hours;
+  // Etc/GMT-5 is five hours ahead of UTC (the sign is POSIX's).
+  return ahead === 0 ? "Etc/GMT" : ahead > 0 ? `Etc/GMT-${ahead}` : `Etc/GMT+${-ahead}`;
+}
+
+test("Stripe mode: a checkout left unfinished by a visitor who agreed to e-mails is reminded once, with Stripe's recovery link", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const fake = await startFakeStripe();
+  const { base, child, dataDir } = await startStripeModeServer(fake);
+  const context = await browser.newContext({ timezoneId: zoneAtNoon(), baseURL: base });
+  try {
+    const page = await context.newPage();
+    await page.route("https://checkout.stripe.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
+    const email = `stripe-recovery-${testInfo.project.name}-${Date.now()}@example.com`;
+    await takeQuiz(page, base, "/quiz", { skinType: "oily", mainConcern: ["acne"] }, { openStep: "email" });
+    await page.getByLabel("Your e-mail address").fill(email);
+    await page.getByRole("checkbox", { name: /send me skincare tips and offers/ }).check();
+    await page.getByRole("button", { name: "Show My Results" }).click();
+    await expect(page).toHaveURL(`${base}/quiz/14`);
+
+    await page.goto(`${base}/subscribe`);
+    await page.getByRole("button", { name: /Continue with Monthly/ }).click();
+    await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, { timeout: 15_000 });
+    const sessionId = page.url().split("/").pop()!;
+    // Consent given: Stripe keeps a recovery link, and expires the session after the quiz's hour.
+    const asked = fake.checkoutRequests.at(-1)!;
+    expect(asked["after_expiration[recovery][enabled]"]).toBe("true");
+    expect(Number(asked.expires_at) - fake.sessions.get(sessionId)!.created).toBeGreaterThan(3500);
+
+    // She leaves; Stripe expires the session and says so, twice (a retried delivery).
+    const expired = fake.expire(sessionId);
+    const payload = JSON.stringify({
+      id: `evt_${sessionId}`,
+      object: "event",
+      type: "checkout.session.expired",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: expired },
+    });
+    for (let i = 0; i < 2; i++) {
+      const answer = await fetch(`${base}/webhooks/stripe`, {
+        method: "POST",
+        body: payload,
+        headers: { "Content-Type": "application/json", "Stripe-Signature": signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+      });
+      expect(answer.status).toBe(200);
+    }
+    const reminders = () =>
+      (fs.existsSync(path.join(dataDir, "mailbox")) ? mailboxOf(dataDir, email) : []).filter((m) => m.subject === "You were one step away from your plan");
+    for (let i = 0; i < 2; i++) expect((await context.request.post(`${base}/test/reminders`, { headers: { Origin: base } })).status()).toBe(200);
+    await expect.poll(() => reminders().length).toBe(1);
+    expect(reminders()[0].text).toContain(`See My Plan:\n${expired.after_expiration!.recovery.url}`);
+    expect((await context.request.post(`${base}/test/reminders`, { headers: { Origin: base } })).status()).toBe(200);
+    expect(reminders()).toHaveLength(1);
+  } finally {
+    await context.close();
     child.kill("SIGTERM");
     await fake.close();
   }

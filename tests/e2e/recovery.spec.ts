@@ -133,6 +133,15 @@ test.describe("e-mail before the result, and recovery e-mails", () => {
     expect(mail.headers?.["list-unsubscribe"]?.replace(/\s/g, "")).toBe(`<${unsubscribe}>`);
     expect(mail.headers?.["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
 
+    // Her mail app loads the e-mail's image (twice): one open. A forged image address is a 400 and counts nothing.
+    const image = /<img\b[^>]*\bsrc="([^"]+)"/.exec(mail.html)![1].replace(/&amp;/g, "&");
+    const loaded = await context.request.get(image);
+    expect(loaded.status()).toBe(200);
+    expect(loaded.headers()["content-type"]).toBe("image/gif");
+    await context.request.get(image);
+    expect((await context.request.get(image.replace(/sig=[^&]+/, "sig=forged"))).status()).toBe(400);
+    expect((await eventsFor(visitor)).filter((e) => e.name === "recovery_opened").map((e) => JSON.parse(e.props).email)).toEqual(["1"]);
+
     // She follows it on another device: her own offer, for her answers; a tampered link is refused.
     const phone = await browser.newContext({ timezoneId: "UTC", javaScriptEnabled: jsEnabled(testInfo) });
     await setClock(phone, new Date(start.getTime() + 2 * HOUR));

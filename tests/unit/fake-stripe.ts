@@ -14,9 +14,15 @@ export type FakeCheckoutSession = {
   object: "checkout.session";
   mode: string;
   url: string;
-  status: "open" | "complete";
+  status: "open" | "complete" | "expired";
   payment_status: "unpaid" | "paid";
   created: number;
+  /** When it expires (24 hours after creation unless the app set `expires_at`, 30 minutes to 24 hours). */
+  expires_at: number;
+  /** `after_expiration[recovery][enabled]` as created; the recovery link once it expired (expire()). */
+  after_expiration: { recovery: { enabled: boolean; allow_promotion_codes: boolean; url: string | null; expires_at: number | null } } | null;
+  /** A session opened from an expired one's recovery link (recover()): that one's id. */
+  recovered_from: string | null;
   customer: string | null;
   subscription: string | null;
   customer_email: string | null;
@@ -101,6 +107,13 @@ export type FakeStripe = {
   paymentIntentRequests: { fields: Record<string, string>; idempotencyKey: string | null }[];
   /** Saved cards whose off-session charges the bank wants authenticated (Stripe's authentication_required). */
   cardsNeedingAuthentication: Set<string>;
+  /**
+   * Expires an open session as Stripe does at its `expires_at`: with recovery enabled, it gets a
+   * recovery link (valid 30 days). Answers the session, the `checkout.session.expired` event's object.
+   */
+  expire(id: string): FakeCheckoutSession;
+  /** Opens a recovery link, as the buyer's click does: a new open session copying the expired one (`recovered_from`). */
+  recover(url: string): FakeCheckoutSession;
   close(): Promise<void>;
 };
 
@@ -196,6 +209,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return send(400, { error: { type: "invalid_request_error", message: "Something is wrong with this request" } });
       }
       const id = `cs_test_${String(++counter).padStart(6, "0")}${Math.random().toString(36).slice(2, 10)}`;
+      const created = Math.floor(Date.now() / 1000);
+      // Stripe refuses an expiry outside 30 minutes to 24 hours after creation.
+      const expiresAt = fields.expires_at === undefined ? created + DAY : Number(fields.expires_at);
+      if (!Number.isInteger(expiresAt) || expiresAt < created + 30 * 60 || expiresAt > created + DAY)
+        return send(400, {
+          error: {
+            type: "invalid_request_error",
+            param: "expires_at",
+            message: "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.",
+          },
+        });
+      const recovery = fields["after_expiration[recovery][enabled]"] === "true";
       const session: FakeCheckoutSession = {
         id,
         object: "checkout.session",
@@ -211,6 +236,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         metadata: metadataOf(fields),
         success_url: fields.success_url,
         cancel_url: fields.cancel_url,
+        expires_at: expiresAt,
+        after_expiration: recovery
+          ? {
+              recovery: {
+                enabled: true,
+                allow_promotion_codes: fields["after_expiration[recovery][allow_promotion_codes]"] === "true",
+                url: null,
+                expires_at: null,
+              },
+            }
+          : null,
+        recovered_from: null,
       };
       fake.sessions.set(id, session);
       return sendOnce(200, session);
@@ -372,6 +409,36 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
   });
+  const recoveryLinks = new Map<string, string>();
+  fake.expire = (id) => {
+    const session = fake.sessions.get(id);
+    if (!session || session.status !== "open") throw new Error(`no open checkout session ${id}`);
+    session.status = "expired";
+    if (session.after_expiration?.recovery.enabled) {
+      const url = `https://buy.stripe.com/r/live_${Math.random().toString(36).slice(2, 14)}`;
+      Object.assign(session.after_expiration.recovery, { url, expires_at: Math.floor(Date.now() / 1000) + 30 * DAY });
+      recoveryLinks.set(url, id);
+    }
+    return structuredClone(session);
+  };
+  fake.recover = (url) => {
+    const expired = fake.sessions.get(recoveryLinks.get(url) ?? "");
+    if (!expired) throw new Error(`no recovery link ${url}`);
+    const id = `cs_test_${String(++counter).padStart(6, "0")}${Math.random().toString(36).slice(2, 10)}`;
+    const created = Math.floor(Date.now() / 1000);
+    const copy: FakeCheckoutSession = {
+      ...structuredClone(expired),
+      id,
+      url: `https://checkout.stripe.com/c/pay/${id}`,
+      status: "open",
+      created,
+      expires_at: created + DAY,
+      after_expiration: null,
+      recovered_from: expired.id,
+    };
+    fake.sessions.set(id, copy);
+    return copy;
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.port = (server.address() as AddressInfo).port;
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));

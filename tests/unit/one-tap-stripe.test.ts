@@ -78,6 +78,11 @@ describe("one tap in Stripe mode", () => {
     expect(prep).toMatchObject({ tier: "single_payment", subscribed: true });
     expect((await db.entitlement.findUniqueOrThrow({ where: { id: prep.id } })).stripePaymentIntentId).toBe(charge.id);
     expect(await receiptsTo(bought.email)).toHaveLength(1);
+    // A real charge keeps the real wording.
+    expect((await receiptsTo(bought.email))[0]).toMatchObject({ subject: "Your receipt: Makeup Prep, $19" });
+    expect((await receiptsTo(bought.email))[0].text).toContain(
+      "We charged $19 for your Makeup Prep Plan (a one-time payment) to the card you used at checkout.",
+    );
   });
 
   it("a charge a dead server never stored is stored by the next tap, never charged again", async () => {

@@ -95,10 +95,14 @@ describe("one tap on the local test checkout", () => {
     const boughtEvents = await db.analyticsEvent.findMany({ where: { name: "upsell_bought", visitorId: "visitor-tap-twice" } });
     expect(boughtEvents.map((e) => JSON.parse(e.props))).toEqual([expect.objectContaining({ offer: "makeup-prep", price: 19, follows: bought.id })]);
     const receipts = await receiptsTo(bought.email);
-    expect(receipts.map((m) => m.subject)).toEqual(["Your receipt: Makeup Prep, $19"]);
-    expect(receipts[0].text).toContain("We charged $19 for your Makeup Prep Plan (a one-time payment) to the card you used at checkout.");
+    // A local test payment moves no money: the receipt says so.
+    expect(receipts.map((m) => m.subject)).toEqual(["Your receipt (test payment): Makeup Prep, $19"]);
+    expect(receipts[0].text).toContain(
+      "This was a test payment of $19 for your Makeup Prep Plan (one-time) on the saved test card: no real money was charged.",
+    );
+    expect(receipts[0].text).not.toContain("We charged");
 
-    expect(await oneTapOfferAfter(bought.row)).toEqual({ state: "bought", productName: "Makeup Prep Plan", price: "$19" });
+    expect(await oneTapOfferAfter(bought.row)).toEqual({ state: "bought", productName: "Makeup Prep Plan", price: "$19", testPayment: true });
   });
 
   it("sends the buyer to confirm when the saved card asks for authentication, and charges nothing before", async () => {
@@ -122,29 +126,81 @@ describe("one tap on the local test checkout", () => {
   });
 });
 
-describe("the admin's one-tap line", () => {
-  it("counts the purchases it was shown after (not page views), the purchases it made and their revenue, in the period", async () => {
-    const { oneTapSummary } = await import("~/admin/metrics");
+describe("the admin's one-tap numbers", () => {
+  it("count the purchases it was shown after (not page views), the purchases it made and their revenue, in the period, split by variant", async () => {
+    const { oneTapReports } = await import("~/admin/metrics");
     const at = (iso: string) => new Date(iso);
-    const row = (name: string, props: Record<string, unknown>, createdAt: string) => ({
+    const A = { "one-tap-price": "19" };
+    const B = { "one-tap-price": "24" };
+    const row = (name: string, props: Record<string, unknown>, createdAt: string, variants: Record<string, string> | null = null) => ({
       visitorId: "v",
       name,
-      funnel: null,
-      step: null,
       props,
-      userId: null,
+      variants,
       createdAt: at(createdAt),
     });
     const events = [
-      row("upsell_shown", { follows: "cs_a" }, "2026-11-20T10:00:00Z"),
-      row("upsell_shown", { follows: "cs_a" }, "2026-11-20T10:01:00Z"),
-      row("upsell_shown", { follows: "cs_b" }, "2026-11-21T10:00:00Z"),
-      row("upsell_bought", { price: 19, follows: "cs_a" }, "2026-11-20T10:02:00Z"),
-      row("upsell_bought", { price: 0.1 }, "2026-11-21T10:02:00Z"),
-      row("upsell_bought", { price: 0.2 }, "2026-11-21T10:03:00Z"),
-      row("upsell_bought", { price: 19 }, "2026-11-01T10:00:00Z"),
-      row("purchase", { price: 59 }, "2026-11-20T10:00:00Z"),
+      row("upsell_shown", { follows: "cs_a" }, "2026-11-20T10:00:00Z", A),
+      row("upsell_shown", { follows: "cs_a" }, "2026-11-20T10:01:00Z", A),
+      row("upsell_shown", { follows: "cs_b" }, "2026-11-21T10:00:00Z", B),
+      row("upsell_shown", { follows: "cs_c" }, "2026-11-21T11:00:00Z"),
+      row("upsell_bought", { price: 19, currency: "USD", follows: "cs_a" }, "2026-11-20T10:02:00Z", A),
+      row("upsell_bought", { price: 0.1 }, "2026-11-21T10:02:00Z", B),
+      row("upsell_bought", { price: 0.2, currency: "eur" }, "2026-11-21T10:03:00Z", B),
+      row("upsell_bought", { price: 19 }, "2026-11-01T10:00:00Z", A),
+      row("purchase", { price: 59 }, "2026-11-20T10:00:00Z", A),
     ];
-    expect(oneTapSummary(events, at("2026-11-10T00:00:00Z"))).toEqual({ shownAfter: 2, bought: 3, amount: 19.3, currency: "USD" });
+    expect(oneTapReports(events, at("2026-11-10T00:00:00Z"))).toEqual([
+      {
+        variant: null,
+        shownAfter: 3,
+        bought: 3,
+        revenue: [
+          { currency: "EUR", amount: 0.2 },
+          { currency: "USD", amount: 19.1 },
+        ],
+      },
+      { variant: "one-tap-price: 19", shownAfter: 1, bought: 1, revenue: [{ currency: "USD", amount: 19 }] },
+      {
+        variant: "one-tap-price: 24",
+        shownAfter: 1,
+        bought: 2,
+        revenue: [
+          { currency: "EUR", amount: 0.2 },
+          { currency: "USD", amount: 0.1 },
+        ],
+      },
+    ]);
+  });
+
+  it("on the dashboard equal the event log, for everyone and for each variant", async () => {
+    const { oneTapView } = await import("~/admin/dashboard.server");
+    const since = new Date(Date.now() - 1000);
+    const variantsOf = ['{"one-tap-copy":"short"}', '{"one-tap-copy":"long"}', null];
+    for (let i = 0; i < 9; i++) {
+      const base = { visitorId: `admin-one-tap-${i}`, variants: variantsOf[i % 3], createdAt: new Date() };
+      await db.analyticsEvent.create({ data: { ...base, id: crypto.randomUUID(), name: "upsell_shown", props: JSON.stringify({ follows: `cs_f${i % 4}` }) } });
+      if (i % 2 === 0)
+        await db.analyticsEvent.create({
+          data: { ...base, id: crypto.randomUUID(), name: "upsell_bought", props: JSON.stringify({ price: 19, currency: "USD" }) },
+        });
+    }
+    const log = await db.analyticsEvent.findMany({ where: { name: { in: ["upsell_shown", "upsell_bought"] }, createdAt: { gte: since } } });
+    const expected = (variant: string | null) => {
+      const [experiment, key] = variant?.split(": ") ?? [];
+      const rows = log.filter((e) => !variant || (e.variants && JSON.parse(e.variants)[experiment] === key));
+      const bought = rows.filter((e) => e.name === "upsell_bought");
+      return {
+        shownAfter: new Set(rows.filter((e) => e.name === "upsell_shown").map((e) => JSON.parse(e.props).follows ?? e.visitorId)).size,
+        bought: bought.length,
+        usd: bought.reduce((sum, e) => sum + Math.round(JSON.parse(e.props).price * 100), 0) / 100,
+      };
+    };
+    const reports = await oneTapView(since);
+    expect(reports.map((r) => r.variant)).toEqual([null, "one-tap-copy: long", "one-tap-copy: short"]);
+    for (const report of reports) {
+      const usd = report.revenue.find((r) => r.currency === "USD")?.amount ?? 0;
+      expect({ shownAfter: report.shownAfter, bought: report.bought, usd }, String(report.variant)).toEqual(expected(report.variant));
+    }
   });
 });

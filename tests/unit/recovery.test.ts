@@ -245,6 +245,74 @@ describe("the recovery sequence", () => {
   });
 });
 
+/** Asks the server's open-image handler (app/server.ts runs it before Remix) for `src`: its status, type and whether it passed on. */
+async function fetchOpenImage(src: string): Promise<{ status: number; type: string; body: string; passedOn: boolean }> {
+  const { serveRecoveryOpen } = await import("~/recovery/opens.server");
+  const url = new URL(src);
+  const answer = { status: 0, type: "", body: "", passedOn: false };
+  const res = {
+    writeHead(status: number, headers: Record<string, string>) {
+      answer.status = status;
+      answer.type = headers["Content-Type"] ?? "";
+    },
+    end(body?: string | Buffer) {
+      answer.body = body ? String(body) : "";
+    },
+  };
+  await serveRecoveryOpen({ method: "GET", url: `${url.pathname}${url.search}`, headers: {} } as never, res as never, () => {
+    answer.passedOn = true;
+  });
+  return answer;
+}
+
+const imageIn = (mail: OutgoingEmail) => /<img\b[^>]*\bsrc="([^"]+)"/.exec(mail.html)?.[1].replaceAll("&amp;", "&") ?? "";
+
+describe("recovery e-mails opened", () => {
+  it("each e-mail carries a signed 1×1 image; loading it counts one open of that e-mail, however often it loads", async () => {
+    const lead = await newLead(true);
+    const mail = outbox();
+    await runDueRecovery(new Date(MORNING.getTime() + HOUR), mail.send);
+    await runDueRecovery(new Date(MORNING.getTime() + 24 * HOUR), mail.send);
+    const [first, second] = to(mail.sent, lead.email);
+    expect(new URL(imageIn(first)).pathname).toBe("/recovery/open.gif");
+    expect(imageIn(first)).not.toBe(imageIn(second));
+
+    const image = await fetchOpenImage(imageIn(first));
+    expect(image).toMatchObject({ status: 200, type: "image/gif", passedOn: false });
+    await Promise.all([fetchOpenImage(imageIn(first)), fetchOpenImage(imageIn(first)), fetchOpenImage(imageIn(second))]);
+    const opens = await db.analyticsEvent.findMany({ where: { visitorId: lead.visitorId, name: "recovery_opened" }, orderBy: { createdAt: "asc" } });
+    expect(opens.map((e) => JSON.parse(e.props)).sort((a, b) => a.email.localeCompare(b.email))).toEqual([
+      { lead: lead.leadId, email: "1" },
+      { lead: lead.leadId, email: "2" },
+    ]);
+  });
+
+  it("a forged or tampered image address, or one naming no lead, is the calm 400 page and stores nothing", async () => {
+    const lead = await newLead(true);
+    const mail = outbox();
+    await runDueRecovery(new Date(MORNING.getTime() + HOUR), mail.send);
+    const src = new URL(imageIn(to(mail.sent, lead.email)[0]));
+    const tampered = new URL(src);
+    tampered.searchParams.set("e", "2");
+    const forged = new URL(src);
+    forged.searchParams.set("sig", "x".repeat(43));
+    const unsigned = new URL(src);
+    unsigned.search = "";
+    for (const bad of [tampered, forged, unsigned, new URL(`${src.origin}${src.pathname}?lead=%00&e=1&sig=%ZZ`)]) {
+      const answer = await fetchOpenImage(bad.href);
+      expect(answer.status, bad.href).toBe(400);
+      expect(answer.type).toBe("text/html; charset=utf-8");
+      expect(answer.body).toContain("This link isn&#39;t valid");
+    }
+    // Signed by us, for a lead that is gone: no event either.
+    await db.lead.delete({ where: { id: lead.leadId } });
+    expect((await fetchOpenImage(src.href)).status).toBe(400);
+    expect(await db.analyticsEvent.count({ where: { visitorId: lead.visitorId, name: "recovery_opened" } })).toBe(0);
+    // Any other address is not the handler's.
+    expect(await fetchOpenImage("http://127.0.0.1/subscribe?lead=1")).toMatchObject({ passedOn: true, status: 0 });
+  });
+});
+
 describe("the recovery links", () => {
   it("are signed: a tampered lead, e-mail number or signature is refused", () => {
     const link = new URL(backLink("0f8fad5b-d9cb-469f-a165-70867728950e", "1", "/subscribe"));
@@ -269,7 +337,7 @@ describe("the admin's numbers for leads and recovery", () => {
     createdAt: at(hours),
   });
 
-  it("are counted from the log: leads, lead → purchase, sent/clicked, recovered revenue, per variant", async () => {
+  it("are counted from the log: leads, lead → purchase, sent/opened/clicked, recovered revenue, per variant", async () => {
     const { recoveryReports } = await import("~/admin/recovery-metrics");
     const A = { "email-step": "on" };
     const B = { "email-step": "later" };
@@ -280,6 +348,7 @@ describe("the admin's numbers for leads and recovery", () => {
       ev("c", "email_captured", 0, { consent: true }, B),
       ev("a", "recovery_sent", 1, { kind: "sequence" }),
       ev("c", "recovery_sent", 1, { kind: "sequence" }),
+      ev("a", "recovery_opened", 1.5, { email: "1" }),
       ev("a", "recovery_clicked", 2),
       ev("a", "recovery_purchased", 3, { price: 59, currency: "USD" }),
       ev("b", "purchase", 4, { price: 9.99, currency: "USD" }),
@@ -293,6 +362,7 @@ describe("the admin's numbers for leads and recovery", () => {
       leadPurchases: 2,
       leadToPurchase: 2 / 3,
       sent: 2,
+      opened: 1,
       clicked: 1,
       recoveredPurchases: 1,
       recoveredRevenue: [{ currency: "USD", amount: 59 }],
@@ -313,6 +383,9 @@ describe("the admin's numbers for leads and recovery", () => {
     for (const event of answered.events) await recordEvent({ ...event, visitorId });
     const leadId = await recordLead(answered.lead as LeadToRecord, visitorId, MORNING);
     await runDueRecovery(new Date(MORNING.getTime() + HOUR), outbox().send);
+    const { recordOpen } = await import("~/recovery/opens.server");
+    await recordOpen(leadId, "1");
+    await recordOpen(leadId, "1");
     await restoreFromLead(leadId, "1", crypto.randomUUID());
     await noteLeadPurchase({ visitorId: crypto.randomUUID(), email, at: new Date(MORNING.getTime() + 2 * HOUR), price: 9.99, currency: "USD" });
     await flushEvents();
@@ -332,10 +405,11 @@ describe("the admin's numbers for leads and recovery", () => {
       new Set((await db.analyticsEvent.findMany({ where: { name: "email_captured", createdAt: { gte: since } } })).map((e) => e.visitorId)).size,
     );
     expect(everyone.sent).toBe(await counted("recovery_sent"));
+    expect(everyone.opened).toBe(await counted("recovery_opened"));
     expect(everyone.recoveredPurchases).toBe(await counted("recovery_purchased"));
     // This lead's own trail: one e-mail, clicked on another device (logged there), bought.
     const trail = await db.analyticsEvent.findMany({ where: { visitorId }, orderBy: { createdAt: "asc" } });
-    expect(trail.map((e) => e.name)).toEqual(["email_captured", "recovery_sent", "recovery_purchased"]);
+    expect(trail.map((e) => e.name)).toEqual(["email_captured", "recovery_sent", "recovery_opened", "recovery_purchased"]);
     expect(everyone.sent).toBeGreaterThanOrEqual(1);
     expect(everyone.recoveredRevenue.find((r) => r.currency === "USD")?.amount).toBeGreaterThanOrEqual(9.99);
   });
