@@ -5,7 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { inPreview } from "./content/preview.server";
 import { isReusable, rememberPage } from "./funnels/page-cache.server";
-import { currentPageRecord } from "./render/page-record.server";
+import { currentPageRecord } from "./utils/page-record.server";
 import { keepPage, pageToKeep } from "./render/stored-pages.server";
 import { renderKey, storedRender, storeRender } from "./render/stored-renders.server";
 import { scriptsAfterLoad } from "./utils/scripts-after-load.server";

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { identifyVisitor, rememberLanding } from "~/analytics/visitor.server";
-import { noteSideEffect } from "~/render/page-record.server";
+import { noteSideEffect } from "~/utils/page-record.server";
 import { newNonce } from "~/security/headers.server";
 import type { PlainPage } from "~/security/plain-page.server";
 import { requestPathOf } from "~/security/request-guard.server";

@@ -29,6 +29,7 @@ import { startPruning } from "~/operations/pruning.server";
 import { startReminders } from "~/reminders/reminders.server";
 import { startRecovery } from "~/recovery/leads.server";
 import { serveRecoveryOpen } from "~/recovery/opens.server";
+import { forgetPages, serveCachedPage } from "~/funnels/page-cache.server";
 import { forgetStoredPages, serveStoredPage } from "~/render/stored-pages.server";
 import { staticSecurityHeaders } from "~/security/headers.server";
 import { refuseRequest } from "~/security/request-guard.server";
@@ -135,7 +136,10 @@ function fullPath(dev: DevServer | undefined) {
 export function startServer(dev?: DevServer): void {
   const app = fullPath(dev);
   // A page kept from before a code change is not what the new code renders.
-  dev?.onCodeChange(forgetStoredPages);
+  dev?.onCodeChange(() => {
+    forgetPages();
+    forgetStoredPages();
+  });
   let draining = false;
 
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -150,9 +154,10 @@ export function startServer(dev?: DevServer): void {
       // use that judgement), and a POST only from our own pages (signed endpoints excepted).
       if (refuseRequest(req, res)) return;
       // Pages kept from an earlier render are answered here, before Express and Remix, when they
-      // are still what a render would send (app/render/stored-pages.server.ts); everything else
-      // goes through Express and Remix, which may keep the page it renders.
-      void serveStoredPage(req, res, () => app(req, res));
+      // are still what a render would send: a funnel step everyone at it shares
+      // (app/funnels/page-cache.server.ts), else a per-person page (app/render/stored-pages.server.ts);
+      // everything else goes through Express and Remix, which may keep the page it renders.
+      void serveStoredPage(req, res, () => app(req, res), serveCachedPage);
     });
   });
   // A deep accept queue: Node's default (511) makes a burst of new connections past it wait for

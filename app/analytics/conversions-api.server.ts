@@ -11,7 +11,7 @@
  */
 import crypto from "node:crypto";
 import { repeatEvery } from "~/utils/repeat.server";
-import { outsideRecord } from "~/render/page-record.server";
+import { outsideRecord } from "~/utils/page-record.server";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";

@@ -15,7 +15,7 @@ import crypto from "node:crypto";
 import { eventVariantsOfMany } from "./event-variants.server";
 import { execute, query, statement } from "~/utils/sql.server";
 import { logger } from "~/utils/logger.server";
-import { outsideRecord } from "~/render/page-record.server";
+import { outsideRecord } from "~/utils/page-record.server";
 import type { EventInput } from "./event-input";
 
 const FLUSH_DELAY_MS = 100;

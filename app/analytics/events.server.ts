@@ -6,7 +6,7 @@ import type { EventInput } from "./event-input";
 import { eventVariants } from "./event-variants.server";
 import type { DbTransaction } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
-import { repeatOnEveryView } from "~/render/page-record.server";
+import { repeatOnEveryView } from "~/utils/page-record.server";
 import { queueEvent, storeEvent } from "./event-batch.server";
 
 /**
@@ -69,7 +69,7 @@ export async function recordEventWithin(tx: DbTransaction, event: EventInput, va
  * For the offer pages: call from their loader when a visitor opens an offer. `funnel` is the
  * funnel that led there, when known. Queued, not awaited (./event-batch.server.ts): a view is
  * counted, and the page does not wait for the write. A page served again from memory counts
- * its view again (app/render/page-record.server.ts).
+ * its view again (app/utils/page-record.server.ts).
  */
 export function recordOfferViewed(input: { visitorId: string; offer: string; funnel?: string; userId?: string }): string {
   const view = () =>

@@ -23,7 +23,6 @@ import { markReusable } from "./page-cache.server";
 import type { StepView } from "./view";
 import { isLaterStep, laterSteps } from "./components/funnel-step";
 import { answerKeyOf } from "./answer-key";
-import { browserTimeZone } from "~/members/time-zone.server";
 import { now } from "~/utils/clock.server";
 
 /** Nothing lives at this address: 410 when a published page did, else 404. */
@@ -78,7 +77,7 @@ async function stepPage(
 }
 
 /** Keeps an address given at a funnel's e-mail step (the recovery e-mails' queue, ADR 44: passed in, as it stands above funnels). */
-export type RecordLead = (lead: LeadToRecord, visitorId: string, at: Date) => Promise<unknown>;
+export type RecordLead = (lead: LeadToRecord, visitorId: string, at: Date, cookieHeader: string | null) => Promise<unknown>;
 
 export async function quizRouteAction({ request, params, context }: ActionFunctionArgs, address: string, recordLead: RecordLead) {
   const version = await funnelVersion(request, address, context.visitorId);
@@ -93,10 +92,7 @@ export async function quizRouteAction({ request, params, context }: ActionFuncti
   const answered = await answerFunnelStep(at, submission.value);
   if (isRefusal(answered)) return replyRefused(submission, answered);
   for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId }, answerKey);
-  if (answered.lead) {
-    const timeZone = browserTimeZone(request.headers.get("Cookie"), answered.lead.timeZone ?? undefined);
-    await recordLead({ ...answered.lead, timeZone }, context.visitorId, now());
-  }
+  if (answered.lead) await recordLead(answered.lead, context.visitorId, now(), request.headers.get("Cookie"));
   // The app's own JavaScript gets the next step's page with the answer: one request per step.
   const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
   if (!next) return goTo(answered);

@@ -7,7 +7,7 @@
 import { signedCookie } from "~/utils/cookies.server";
 import { z } from "zod";
 import { now } from "~/utils/clock.server";
-import { countdownOnPage } from "~/render/page-record.server";
+import { countdownOnPage } from "~/utils/page-record.server";
 
 const deadlineCookie = signedCookie("gc_offer_deadlines", 60 * 60 * 24 * 30);
 

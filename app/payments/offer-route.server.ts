@@ -12,7 +12,7 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { notFound } from "~/utils/http.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
-import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/utils/page-record.server";
 import { countdownDuration } from "~/billing/catalogue";
 import { CHECKOUT_ERROR } from "./messages";
 import { checkoutFromOffer, offerPage, type OfferPageView } from "./offer-page.server";

@@ -22,6 +22,7 @@ import { answerWords, fillTemplate } from "~/funnels/engine";
 import type { LeadToRecord } from "~/funnels/flow.server";
 import { writeFunnelState } from "~/funnels/state.server";
 import { timeZoneOrDefault } from "~/members/calendar";
+import { browserTimeZone } from "~/members/time-zone.server";
 import { repeatEvery } from "~/utils/repeat.server";
 import { retryDelayMs } from "~/members/reminder-schedule";
 import { now } from "~/utils/clock.server";
@@ -53,8 +54,9 @@ function parseHours(text: string): number[] {
  * they give one again (their newer answers and consent; the sequence starts over). Without
  * consent nothing is ever due. Answers the lead's id.
  */
-export async function recordLead(lead: LeadToRecord, visitorId: string, at: Date = now()): Promise<string> {
-  const timeZone = timeZoneOrDefault(lead.timeZone);
+export async function recordLead(lead: LeadToRecord, visitorId: string, at: Date = now(), cookieHeader: string | null = null): Promise<string> {
+  // The zone the browser gave with the form, else its time-zone cookie: the e-mails go out at sensible local hours.
+  const timeZone = timeZoneOrDefault(browserTimeZone(cookieHeader, lead.timeZone ?? undefined));
   const hours = lead.marketingConsent ? lead.recoveryAfterHours : [];
   const fields = {
     email: lead.email,

@@ -30,14 +30,13 @@ import { isbot } from "isbot";
 import { landingAttribution } from "~/analytics/attribution";
 import { sessionIdIn } from "~/utils/session-cookie.server";
 import { contentGeneration, onContentChange } from "~/content/content.server";
-import { forgetPages, serveCachedPage } from "~/funnels/page-cache.server";
 import { documentHeaders, newNonce, staticSecurityHeaders } from "~/security/headers.server";
 import { requestPathOf } from "~/security/request-guard.server";
 import { now, runWithRequestClock } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { query, queryRows, statement } from "~/utils/sql.server";
-import { newPageRecord, runRecorded, undeclaredReads, type PageRecord, type StoreTicket } from "./page-record.server";
+import { newPageRecord, runRecorded, undeclaredReads, type PageRecord, type StoreTicket } from "~/utils/page-record.server";
 import { PageSlots } from "./page-slots.server";
 import { forgetRenders } from "./stored-renders.server";
 
@@ -69,9 +68,8 @@ export function forgetPersonalPages(): void {
 }
 onContentChange(forgetPersonalPages);
 
-/** Every page and render kept (development: the code that rendered them changed). */
+/** Every page and render kept here (development: the code that rendered them changed). */
 export function forgetStoredPages(): void {
-  forgetPages();
   forgetRenders();
   forgetPersonalPages();
 }
@@ -189,14 +187,18 @@ function send(req: IncomingMessage, res: ServerResponse, stored: StoredPage, at:
   for (const repeat of stored.repeats) repeat();
 }
 
+/** Answers a request from pages kept elsewhere (the funnel steps everyone at a step shares), true when it did. */
+export type SharedPages = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
 /**
- * Answers the request from memory when a stored page is still what the full path would
- * send; otherwise runs `fullPath` (Express and Remix) with a page record.
+ * Answers the request from memory when a page kept for everyone (`sharedPages`, asked first:
+ * the server entry passes the funnel page cache) or a stored per-person page is still what the
+ * full path would send; otherwise runs `fullPath` (Express and Remix) with a page record.
  */
-export async function serveStoredPage(req: IncomingMessage, res: ServerResponse, fullPath: () => void): Promise<void> {
+export async function serveStoredPage(req: IncomingMessage, res: ServerResponse, fullPath: () => void, sharedPages?: SharedPages): Promise<void> {
   let ticket: StoreTicket | null = null;
   try {
-    if (await serveCachedPage(req, res)) return;
+    if (sharedPages && (await sharedPages(req, res))) return;
     const lookup = env.testClock
       ? await runWithRequestClock(req.headers["x-test-clock-offset-ms"], () => servePersonalPage(req, res))
       : await servePersonalPage(req, res);

@@ -19,7 +19,7 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
-import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/utils/page-record.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Home · Glow Coach", description: "Your plan, your streak and today's routine." });
 

@@ -20,7 +20,7 @@ import { notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
 import { seo } from "~/utils/seo";
-import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/utils/page-record.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {

@@ -23,7 +23,7 @@ import { goalChoices } from "~/members/goals";
 import { subscriptionDetails } from "~/members/profile";
 import { billingRefunds } from "~/payments/refund.server";
 import { seo } from "~/utils/seo";
-import { pageMayBeStored, type PageInput } from "~/render/page-record.server";
+import { pageMayBeStored, type PageInput } from "~/utils/page-record.server";
 import { logger } from "~/utils/logger.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Glow Coach", description: "Your account and subscription details.", noindex: true });

@@ -50,7 +50,7 @@ const validityListeners = new Set<(until: Moment) => void>();
  * What the caller just worked out from the clock (the member's day, a session's renewal, a
  * paid period, a countdown, the year) stays what it is only until `until`. Said here, beside
  * now(), so the code reading the clock needs to know nothing of who keeps pages: the page
- * record listens (app/render/page-record.server.ts) and serves no stored page past that time.
+ * record listens (app/utils/page-record.server.ts) and serves no stored page past that time.
  */
 export function validUntil(until: Moment): void {
   for (const listener of validityListeners) listener(until);

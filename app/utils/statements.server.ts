@@ -2,7 +2,7 @@
  * Every database statement the app sends, Prisma's and the hot-path SQL's (sql.server.ts,
  * db.server.ts), is told here, described once per statement text: whether it writes and which
  * tables it names. The database layer knows nothing of pages; the page record
- * (app/render/page-record.server.ts) listens, so a render that wrote is not kept and a render
+ * (app/utils/page-record.server.ts) listens, so a render that wrote is not kept and a render
  * that read a table its page did not declare is caught (docs/decisions/0040-one-typed-server-entry.md).
  */
 

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { newPageRecord, runRecorded, undeclaredReads, pageMayBeStored, type PageRecord } from "~/render/page-record.server";
+import { newPageRecord, runRecorded, undeclaredReads, pageMayBeStored, type PageRecord } from "~/utils/page-record.server";
 import { pageToKeep } from "~/render/stored-pages.server";
 import { getLoadContext } from "~/load-context.server";
 import { identifyVisitor } from "~/analytics/visitor.server";

@@ -21,7 +21,7 @@ vi.mock("~/content/content.server", async (importOriginal) => ({
 }));
 
 const { serveStoredPage, pageToKeep, keepPage, forgetPersonalPages, STORED_PAGE_TIMING } = await import("~/render/stored-pages.server");
-const { currentPageRecord } = await import("~/render/page-record.server");
+const { currentPageRecord } = await import("~/utils/page-record.server");
 const { getLoadContext } = await import("~/load-context.server");
 const { documentHeaders } = await import("~/security/headers.server");
 const { countdownDuration, durationSeconds, formatCountdown } = await import("~/billing/catalogue");
