@@ -7,7 +7,7 @@ import { expect, test, type APIRequestContext, type BrowserContext, type Page } 
 import { useOwnIp } from "./accounts";
 import { E2E_MAIL_DIR, readAll, type ReceivedEmail } from "./mail-server";
 import { takeQuiz } from "./quiz-helpers";
-import { eventsFor, jsEnabled, visitorId } from "./support";
+import { eventsFor, jsEnabled, queueTurn, visitorId } from "./support";
 import { rows } from "./test-db";
 
 const HOUR = 3_600_000;
@@ -76,6 +76,12 @@ test.describe("e-mail before the result, and recovery e-mails", () => {
 
   // One queue for the whole server, and each run claims every due lead: these run one at a time.
   test.describe.configure({ mode: "serial" });
+  // ...and take turns with every other test that runs the queues (another project's copy too).
+  let giveBack = () => {};
+  test.beforeEach(async () => {
+    giveBack = await queueTurn();
+  });
+  test.afterEach(() => giveBack());
 
   test("with and without consent: only the consenting visitor gets the 1-hour e-mail, once with two runs racing; it brings her answers back to her offer; she buys; nothing more @no-js", async ({
     page,

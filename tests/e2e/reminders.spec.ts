@@ -7,6 +7,7 @@ import { expect, test, type APIRequestContext, type BrowserContext } from "@play
 import { E2E_MAIL_DIR, readAll, waitForEmail, type ReceivedEmail } from "./mail-server";
 import { signedInMember } from "./members-helpers";
 import { rows, run } from "./test-db";
+import { queueTurn } from "./support";
 
 const LA = "America/Los_Angeles";
 const PLAN = "clear-healthy-skin";
@@ -77,6 +78,12 @@ function buttonLink(mail: ReceivedEmail, label: string): string {
 test.describe("daily reminders", () => {
   // One queue for the whole server, and each run claims every due job: these run one at a time.
   test.describe.configure({ mode: "serial" });
+  // ...and take turns with every other test that runs the queues (another project's copy too).
+  let giveBack = () => {};
+  test.beforeEach(async () => {
+    giveBack = await queueTurn();
+  });
+  test.afterEach(() => giveBack());
   // The queue is shared by the whole server: one project runs these (untagged: desktop only).
   test("7:00 in Los Angeles, not finished: exactly one reminder at 7:00 local with plan and streak; the button opens the routine; unsubscribe without signing in", async ({
     page,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, type BrowserContext, type Page, type Route, type TestInfo } from "@playwright/test";
 import { rows } from "./test-db";
 
@@ -56,5 +57,29 @@ export async function stayingOn(page: Page, path: string, work: () => Promise<vo
   } finally {
     release();
     await page.unroute("**/*", hold);
+  }
+}
+
+/** Where the queue's turn is kept: a folder that exists while one test holds it (mkdir is atomic). */
+export const QUEUE_TURN = "test-results/e2e-queue-turn";
+
+/**
+ * Waits for the e-mail queues' turn and returns the function that gives it back. The reminder
+ * and recovery queues are one for the whole test server, and each run (POST /test/reminders, at
+ * a test's own clock) claims every e-mail due by then, whichever test made it: a run at another
+ * test's later clock would send this test's e-mail early. Tests that run the queues take turns,
+ * across workers and projects (a turn older than ten minutes was left by a killed run).
+ */
+export async function queueTurn(): Promise<() => void> {
+  for (;;) {
+    try {
+      fs.mkdirSync(QUEUE_TURN, { recursive: false });
+      return () => fs.rmSync(QUEUE_TURN, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = Date.now() - (fs.statSync(QUEUE_TURN, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) fs.rmSync(QUEUE_TURN, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 }
