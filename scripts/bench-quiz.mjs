@@ -17,10 +17,30 @@ const NETWORKS = [
   { name: "mobile (150 ms RTT, 1.6 Mbps)", conditions: { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 } },
 ];
 
-/** One visitor through the skin quiz, from /quiz to the analysing step. */
-async function walkQuiz(browser, base, network) {
+/**
+ * The floor: the same twelve questions as one static page whose script swaps each step in at
+ * the tap (no framework, no server, no storage), measured by the same walk and the same clicks.
+ * What this machine and browser cannot beat: two animation frames, and the driver's own clicks.
+ */
+const FLOOR_PAGE = `<!doctype html><html data-hydrated><head><meta charset="utf-8"><title>floor</title></head><body><main id="step"></main><script>
+const step = document.getElementById("step");
+function show(n) {
+  if (n === 0) step.innerHTML = '<h1>Welcome</h1><form><button type="submit">Start</button></form>';
+  else if (n <= 12) step.innerHTML = '<div role="progressbar" aria-valuenow="' + n + '"></div><h1>Question ' + n + '</h1><form><fieldset>' +
+    ['a', 'b', 'c'].map((v) => '<label><input type="radio" name="q" value="' + v + '"> ' + v + '</label>').join('') +
+    '</fieldset><button type="submit" class="continue-button">Continue</button></form>';
+  else step.innerHTML = '<h1>Analysing your answers</h1>';
+  history.replaceState(null, "", n > 12 ? "/floor/analysing" : "/floor/" + n);
+  step.querySelector("form")?.addEventListener("submit", (event) => { event.preventDefault(); show(n + 1); });
+}
+show(0);
+</script></body></html>`;
+
+/** One visitor through the skin quiz (or the floor page), from its first step to the analysing step. */
+async function walkQuiz(browser, base, network, { floor = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  if (floor) await page.route(`${base}/floor`, (route) => route.fulfill({ contentType: "text/html", body: FLOOR_PAGE }));
   if (network.conditions) {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
@@ -33,7 +53,7 @@ async function walkQuiz(browser, base, network) {
       if (process.env.BENCH_QUIZ_LOG) console.log(request.method(), request.url());
     }
   });
-  await page.goto(`${base}/quiz`);
+  await page.goto(`${base}${floor ? "/floor" : "/quiz"}`);
   await page.waitForSelector("html[data-hydrated]");
   const rows = [];
   for (let step = 0; step < 40; step++) {
@@ -90,6 +110,8 @@ export async function benchQuiz({ base }) {
   const browser = await chromium.launch({ executablePath: chromiumPath() });
   const runs = [];
   for (const network of NETWORKS) runs.push({ network, ...(await walkQuiz(browser, base, network)) });
+  // The floor in the same run and browser (its page comes from the test driver: no network to emulate).
+  runs.push({ network: { name: "floor: a static page swapping the step in" }, ...(await walkQuiz(browser, base, NETWORKS[0], { floor: true })) });
   await browser.close();
   console.log(`\nSkin quiz in desktop Chromium, JavaScript on\n`);
   console.log(
