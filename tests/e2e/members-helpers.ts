@@ -107,13 +107,25 @@ export function entitlementsOf(userId: string, dataDir?: string): Promise<Stored
   );
 }
 
-/** A verified member with a full session in `context` (the signed gc_session cookie). */
-export async function signedInMember(
-  context: BrowserContext,
-  baseURL: string,
-  { subscription, role = "user", dataDir }: { subscription?: Tier; role?: "user" | "admin"; dataDir?: string } = {},
-) {
-  const email = uniqueEmail("member");
+/**
+ * A verified member and a session of theirs, written straight into the database in `dataDir`
+ * (the suite's own by default), with a subscription when asked. Returns the session's signed
+ * gc_session cookie value, signed with `sessionSecret` (default: the dev secret the server
+ * generated in its data folder when it started).
+ */
+export async function seedMember({
+  email,
+  subscription,
+  role = "user",
+  dataDir,
+  sessionSecret,
+}: {
+  email: string;
+  subscription?: Tier;
+  role?: "user" | "admin";
+  dataDir?: string;
+  sessionSecret?: string;
+}) {
   const userId = crypto.randomUUID();
   const sessionId = crypto.randomBytes(24).toString("base64url");
   const now = new Date();
@@ -128,10 +140,20 @@ export async function signedInMember(
   );
   if (subscription)
     await seedEntitlement(userId, { tier: subscription, dataDir, routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin" });
-  // The server generated its dev secret in its data folder when it started.
-  const { SESSION_SECRET } = JSON.parse(fs.readFileSync(path.join(dataDir ?? E2E_DATA_DIR, "dev-secrets.json"), "utf8"));
-  const value = (await createCookie("gc_session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
-  await context.addCookies([{ name: "gc_session", value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+  const secret = sessionSecret ?? JSON.parse(fs.readFileSync(path.join(dataDir ?? E2E_DATA_DIR, "dev-secrets.json"), "utf8")).SESSION_SECRET;
+  const cookie = (await createCookie("gc_session", { secrets: [secret] }).serialize(sessionId)).split(";")[0].split("=").slice(1).join("=");
+  return { userId, cookie };
+}
+
+/** A verified member with a full session in `context` (the signed gc_session cookie). */
+export async function signedInMember(
+  context: BrowserContext,
+  baseURL: string,
+  { subscription, role = "user", dataDir }: { subscription?: Tier; role?: "user" | "admin"; dataDir?: string } = {},
+) {
+  const email = uniqueEmail("member");
+  const { userId, cookie } = await seedMember({ email, subscription, role, dataDir });
+  await context.addCookies([{ name: "gc_session", value: cookie, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   return { email, userId };
 }
 

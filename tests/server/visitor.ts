@@ -7,9 +7,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import zlib from "node:zlib";
-import { createCookie } from "@remix-run/node";
-import { seedEntitlement, type Tier } from "../e2e/members-helpers";
-import { databaseOf } from "../e2e/test-db";
+import { seedMember, type Tier } from "../e2e/members-helpers";
 import type { AppServer } from "./app-server";
 
 export type Answer = {
@@ -117,35 +115,14 @@ export class Visitor {
   }
 }
 
-/**
- * A verified member with a full session held by `visitor` (the signed gc_session cookie),
- * written straight into the server's database as members-helpers.ts' signedInMember does.
- */
+/** A verified member with a full session held by `visitor` (members-helpers.ts' seedMember, in the server's database). */
 export async function signInMember(
   visitor: Visitor,
   server: AppServer,
   { subscription, role = "user" }: { subscription?: Tier; role?: "user" | "admin" } = {},
 ): Promise<{ email: string; userId: string }> {
   const email = `member-${crypto.randomBytes(4).toString("hex")}@glowcoach.test`;
-  const userId = crypto.randomUUID();
-  const sessionId = crypto.randomBytes(24).toString("base64url");
-  const now = new Date();
-  const { run } = databaseOf(server.dataDir);
-  await run(`INSERT INTO "User" ("id","email","role","timeZone","createdAt","emailVerifiedAt") VALUES (?,?,?,?,?,?)`, userId, email, role, "UTC", now, now);
-  await run(
-    `INSERT INTO "Session" ("id","userId","expiresAt","createdAt") VALUES (?,?,?,?)`,
-    sessionId,
-    userId,
-    new Date(now.getTime() + 30 * 86_400_000),
-    now,
-  );
-  if (subscription)
-    await seedEntitlement(userId, {
-      tier: subscription,
-      dataDir: server.dataDir,
-      routinePlanId: subscription === "single_payment" ? "crease-free" : "clear-healthy-skin",
-    });
-  const cookie = await createCookie("gc_session", { secrets: [server.sessionSecret] }).serialize(sessionId);
-  visitor.cookies.set("gc_session", cookie.split(";")[0].split("=").slice(1).join("="));
+  const { userId, cookie } = await seedMember({ email, subscription, role, dataDir: server.dataDir, sessionSecret: server.sessionSecret });
+  visitor.cookies.set("gc_session", cookie);
   return { email, userId };
 }
