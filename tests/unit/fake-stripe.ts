@@ -444,3 +444,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));
   return fake;
 }
+
+/**
+ * Starts the fake and points the app's Stripe settings at it (secret key, webhook secret, API
+ * host): call before importing any app module, since env.server.ts reads the environment once.
+ */
+export async function startFakeStripeForApp(webhookSecret: string): Promise<FakeStripe> {
+  const fake = await startFakeStripe();
+  process.env.STRIPE_SECRET_KEY = "sk_test_fake";
+  process.env.STRIPE_WEBHOOK_SECRET = webhookSecret;
+  process.env.STRIPE_API_HOST = "127.0.0.1";
+  process.env.STRIPE_API_PORT = String(fake.port);
+  process.env.STRIPE_API_PROTOCOL = "http";
+  return fake;
+}

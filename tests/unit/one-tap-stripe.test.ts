@@ -5,14 +5,9 @@
  * PaymentIntent), and a bank asking for authentication gets one Checkout Session.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { startFakeStripeForApp, type FakeStripe } from "./fake-stripe";
 
-const fake: FakeStripe = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = "whsec_one_tap";
-process.env.STRIPE_API_HOST = "127.0.0.1";
-process.env.STRIPE_API_PORT = String(fake.port);
-process.env.STRIPE_API_PROTOCOL = "http";
+const fake: FakeStripe = await startFakeStripeForApp("whsec_one_tap");
 
 // Imported after the environment is set: env.server.ts reads it once.
 const { startCheckout } = await import("~/payments/checkout.server");

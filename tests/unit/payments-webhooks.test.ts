@@ -6,16 +6,11 @@
 import crypto from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { startFakeStripeForApp, type FakeStripe } from "./fake-stripe";
 import type { Go } from "~/utils/outcome";
 
 const WEBHOOK_SECRET = "whsec_storm_test_secret";
-const fake: FakeStripe = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
-process.env.STRIPE_API_HOST = "127.0.0.1";
-process.env.STRIPE_API_PORT = String(fake.port);
-process.env.STRIPE_API_PROTOCOL = "http";
+const fake: FakeStripe = await startFakeStripeForApp(WEBHOOK_SECRET);
 
 // Imported after the environment is set: env.server.ts reads it once.
 const { startCheckout } = await import("~/payments/checkout.server");

@@ -9,15 +9,10 @@ import crypto from "node:crypto";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import type { OutgoingEmail } from "~/email/mailer.server";
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { startFakeStripeForApp, type FakeStripe } from "./fake-stripe";
 
 const WEBHOOK_SECRET = "whsec_recovery_stripe";
-const fake: FakeStripe = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
-process.env.STRIPE_API_HOST = "127.0.0.1";
-process.env.STRIPE_API_PORT = String(fake.port);
-process.env.STRIPE_API_PROTOCOL = "http";
+const fake: FakeStripe = await startFakeStripeForApp(WEBHOOK_SECRET);
 
 const { startCheckout } = await import("~/payments/checkout.server");
 const { handleStripeWebhook } = await import("~/payments/webhooks.server");
