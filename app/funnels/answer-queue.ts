@@ -82,10 +82,18 @@ const setKnownAnswers = (funnelId: string, answers: Record<string, string | stri
 type Go = (to: string, options: { page?: StepView; replace?: boolean }) => void;
 let goTo: Go = (to) => window.location.assign(to);
 
-/** The funnel's page registers how to move (Remix's navigate) while it is on screen. */
-export function registerNavigate(navigate: (to: string, options: { replace?: boolean }) => void): void {
+/**
+ * The funnel's page registers how to move while it is on screen: `show` puts a page on screen at
+ * once, in the task of the tap (the router's own render comes a task or more later, after the
+ * frame the visitor is waiting for); `navigate` (Remix's) then moves the address, and the route
+ * takes the same page from the handoff.
+ */
+export function registerNavigate(navigate: (to: string, options: { replace?: boolean }) => void, show: (page: StepView) => void): void {
   goTo = (to, { page, replace }) => {
-    if (page) keepHandoff({ to, page });
+    if (page) {
+      show(page);
+      keepHandoff({ to, page });
+    }
     navigate(to, { replace });
   };
 }

@@ -1,5 +1,6 @@
 import { useNavigate } from "@remix-run/react";
-import { Suspense, useEffect, type ComponentType } from "react";
+import { Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from "react";
+import { flushSync } from "react-dom";
 import { preloadable } from "~/utils/preloadable";
 import type { Step } from "../../content-model/funnel";
 import type { StepView, ViewOf } from "../view";
@@ -34,19 +35,41 @@ function LaterStep({ view }: { view: StepView }) {
   return <Renderer view={view} />;
 }
 
+/** Runs as the render is put on screen (React's layout effect; the server renders no screen, and says so). */
+const useCommitEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/** A page an answer led to, on screen until the route's data moves on from `from`. */
+type ShownEarly = { from: StepView; page: StepView };
+
 /**
  * Connects the page to the answers on their way (app/funnels/answer-queue.ts): how to move when
- * the server says so, what the server showed, and the answers a reload interrupted.
+ * the server says so, what the server showed, and the answers a reload interrupted. Returns the
+ * step to render: the one an answer led to, from the tap until the route's data moves on (the
+ * router renders its navigations as transitions, a frame or more after the tap), else the route's.
  */
-function useAnswerQueue(view: StepView) {
+function useAnswerQueue(routeView: StepView): StepView {
   const navigate = useNavigate();
-  useEffect(() => registerNavigate((to, options) => navigate(to, options)), [navigate]);
-  useEffect(() => noteStepShown(view), [view]);
+  const [early, setEarly] = useState<ShownEarly | null>(null);
+  // The route's view on screen now (set at each commit): a tap may come before this render's effects run.
+  const onScreen = useRef(routeView);
+  useCommitEffect(() => {
+    onScreen.current = routeView;
+  }, [routeView]);
+  useEffect(
+    () =>
+      registerNavigate(
+        (to, options) => navigate(to, options),
+        (page) => flushSync(() => setEarly({ from: onScreen.current, page })),
+      ),
+    [navigate],
+  );
+  useEffect(() => noteStepShown(routeView), [routeView]);
   useEffect(resumeUnsent, []);
+  return early?.from === routeView ? early.page : routeView;
 }
 
-export function FunnelStep({ view }: { view: StepView }) {
-  useAnswerQueue(view);
+export function FunnelStep({ view: routeView }: { view: StepView }) {
+  const view = useAnswerQueue(routeView);
   const question = view.step.type === "question";
   useEffect(() => {
     if (question) void laterSteps.load();
