@@ -18,7 +18,7 @@ import { ANSWER_KEY_HEADER } from "./answer-key";
 import type { Answers } from "./engine";
 import { isHandoff, keepHandoff } from "./navigation";
 import type { Step } from "../content-model/funnel";
-import { nextPlainStep, stepAnswers } from "./step-view";
+import { answersAfter, nextPlainStep, stepAnswers } from "./step-view";
 import type { StepView } from "./view";
 
 type Fields = [string, string][];
@@ -116,14 +116,15 @@ let answerCount = 0;
 const waiting = new Map<string, (outcome: Outcome) => void>();
 
 /**
- * Answers a question step: shows the next step now when the browser can work it out, else waits
- * for the server's page. Resolves when the step has moved on or the visitor has been told why not.
+ * Answers a question step (or starts from an intro): shows the next step now when the browser can
+ * work it out, else waits for the server's page. Resolves when the step has moved on or the
+ * visitor has been told why not.
  */
 export async function answerStep(view: StepView, fields: Fields, given: Answers): Promise<void> {
   const plan = view.plan;
   if (!plan) return;
   const before = knownAnswers(plan.id);
-  const after = { ...before, ...given } as Record<string, string | string[]>;
+  const after = answersAfter(view.step, before, given) as Record<string, string | string[]>;
   setKnownAnswers(plan.id, after);
   const next = nextPlainStep(plan, view.step.id, before, after, view.variant);
   const entry: Unsent = { key: `${pageId}-${++answerCount}`, action: `${plan.route}/${view.step.id}`, fields, shown: next?.to ?? null };

@@ -37,19 +37,25 @@ export function baseStepView(plan: Funnel, step: Step, answers: Answers, variant
 
 /**
  * The view of a step that needs nothing but the funnel and the answers (an intro, a question, the
- * analysing screen); null for the steps that show documents (insight, summary, result). A
- * question's view carries the plan, so the browser can work out the step after it.
+ * analysing screen); null for the steps that show documents (insight, summary, result). An intro's
+ * and a question's view carry the plan, so the browser can work out the step after them.
  */
 export function plainStepView(plan: Funnel, step: Step, answers: Answers, variant?: string): StepView | null {
   const base = baseStepView(plan, step, answers, variant);
   if (step.type === "question") return { ...base, plan };
-  if (step.type === "intro" || step.type === "analysing") return { ...base, nextHref: targetPath(plan, nextTarget(step.next, answers)) };
+  if (step.type === "intro") return { ...base, plan, nextHref: targetPath(plan, nextTarget(step.next, answers)) };
+  if (step.type === "analysing") return { ...base, nextHref: targetPath(plan, nextTarget(step.next, answers)) };
   return null;
 }
 
+/** The answers after a step is answered: an intro that starts afresh clears them (as the server does). */
+export function answersAfter(step: Pick<Step, "type"> & { resetAnswers?: boolean }, before: Answers, given: Answers): Answers {
+  return step.type === "intro" && step.resetAnswers ? {} : { ...before, ...given };
+}
+
 /**
- * The page an answer leads to, as the browser can show it before the server has it: the next
- * step's view when the answered step is on the visitor's way through the funnel (so every answer
+ * The page an answer (a question's, or an intro's start) leads to, as the browser can show it
+ * before the server has it: the next step's view when the answered step is on the visitor's way through the funnel (so every answer
  * the branches read is known) and the next step needs nothing else (not the first step, which
  * records the funnel's view, and not a document step). Null: the server's answer is awaited.
  */
@@ -61,7 +67,7 @@ export function nextPlainStep(
   variant?: string,
 ): { to: string; page: StepView } | null {
   const step = findStep(plan, stepId);
-  if (!step || step.type !== "question") return null;
+  if (!step || (step.type !== "question" && step.type !== "intro")) return null;
   // Answers the page does not know (another tab, an old session) could change the branches.
   if (!journey(plan, before).steps.some((walked) => walked.id === stepId)) return null;
   const target = nextTarget(step.next, after);

@@ -38,6 +38,34 @@ test.describe("instant answers", () => {
     expect(await answered(await visitorId(context))).toEqual([]);
   });
 
+  test("the intro's start shows question 1 at once, and reaches the server behind it", async ({ page, context }, testInfo) => {
+    await page.goto("/quiz");
+    await hydrated(page, testInfo);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let starts = 0;
+    // The start, whether it is posted to the intro's own address (/quiz/0) or the funnel's (/quiz).
+    await page.route(/\/quiz(\/0)?\.data$/, async (route, request) => {
+      if (request.method() !== "POST") return route.continue();
+      starts++;
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Get My Clear Skin Plan" }).click();
+    // On screen while the start is still held on its way.
+    await expect(page).toHaveURL("/quiz/1");
+    await expect(page.getByText("Step 1 of 12", { exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+    expect(starts).toBe(1);
+    release();
+
+    await choose(page, "Dry");
+    await page.getByRole("button", { name: "See My Next Step", exact: true }).click();
+    await expect(page).toHaveURL("/quiz/2");
+    await expect.poll(async () => answered(await visitorId(context))).toEqual(["1"]);
+    expect(starts).toBe(1);
+  });
+
   test("a send whose response is lost is sent again with the same key: stored once, and the quiz goes on", async ({ page, context }, testInfo) => {
     await page.goto("/quiz/1");
     await hydrated(page, testInfo);

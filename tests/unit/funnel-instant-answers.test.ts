@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { repeatableEventId } from "~/analytics/events.server";
 import { clientPlanOf, planFunnelStep } from "~/funnels/flow.server";
 import { writeFunnelState } from "~/funnels/state.server";
-import { nextPlainStep } from "~/funnels/step-view";
+import { answersAfter, nextPlainStep } from "~/funnels/step-view";
 import { loadFunnel } from "./helpers";
 
 describe("the next step, worked out in the browser", () => {
@@ -20,6 +20,25 @@ describe("the next step, worked out in the browser", () => {
     const server = await planFunnelStep({ cookieHeader: cookie, route: "/quiz", stepParam: "2", version: { funnel } as never });
     expect(server.kind === "view" && server.view).toEqual(next?.page);
     expect(next?.page.step).toMatchObject({ label: "Step 2 of 12", progress: 16.7 });
+  });
+
+  it("after the intro's start: the first question as the server shows it, answers cleared when the intro starts afresh", async () => {
+    const funnel = await loadFunnel("skin");
+    const plan = clientPlanOf(funnel);
+    const intro = plan.steps[0]!;
+    const before = { skinType: "oily" };
+    const after = answersAfter(intro, before, {});
+    expect(after).toEqual({});
+    const next = nextPlainStep(plan, intro.id, before, after);
+    expect(next?.to).toBe("/quiz/1");
+    const server = await planFunnelStep({ cookieHeader: null, route: "/quiz", stepParam: "1", version: { funnel } as never });
+    expect(server.kind === "view" && server.view).toEqual(next?.page);
+    // The intro's own page carries the plan the browser works this out from.
+    const opened = await planFunnelStep({ cookieHeader: null, route: "/quiz", version: { funnel } as never });
+    expect(opened.kind === "view" && opened.view.plan).toEqual(plan);
+    // An intro that keeps the answers, and a question, add to what the tab knows.
+    expect(answersAfter({ type: "intro", resetAnswers: false }, before, {})).toEqual(before);
+    expect(answersAfter({ type: "question" }, before, { mainConcern: ["acne"] })).toEqual({ skinType: "oily", mainConcern: ["acne"] });
   });
 
   it("waits for the server when the tab lacks earlier answers the branches may read", async () => {

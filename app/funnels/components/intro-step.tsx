@@ -1,12 +1,21 @@
 import { Form, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { ArrowRightIcon, BadgeIcon } from "~/components/ui/icons";
+import { useHydrated } from "~/hooks/use-hydrated";
+import { answerStep } from "../answer-queue";
 import type { ViewOf } from "../view";
 import { FormError, StepChrome, useStepFocus } from "./step-chrome";
 
+/**
+ * The funnel's first screen: a plain form whose button starts the quiz. With JavaScript, the first
+ * question shows at once and the start reaches the server behind it (answer-queue.ts).
+ */
 export function IntroStep({ view }: { view: ViewOf<"intro"> }) {
   const { step } = view;
   const heading = useStepFocus<HTMLHeadingElement>();
-  const busy = useNavigation().state !== "idle";
+  const hydrated = useHydrated();
+  const [sending, setSending] = useState(false);
+  const busy = useNavigation().state !== "idle" || sending;
   return (
     <StepChrome backHref={view.backHref} label={step.label} progress={step.progress} wide>
       <section className="relative overflow-hidden rounded-[2rem] border border-line bg-white px-6 py-10 text-center shadow-soft sm:px-12 sm:py-14">
@@ -38,7 +47,16 @@ export function IntroStep({ view }: { view: ViewOf<"intro"> }) {
               ))}
             </ul>
           ) : null}
-          <Form method="post" className="mt-9">
+          <Form
+            method="post"
+            className="mt-9"
+            onSubmit={(event) => {
+              if (!hydrated || !view.plan) return;
+              event.preventDefault();
+              setSending(true);
+              void answerStep(view, [], {}).finally(() => setSending(false));
+            }}
+          >
             <button type="submit" className="btn-primary" disabled={busy}>
               {step.buttonLabel}
               <ArrowRightIcon />
