@@ -73,9 +73,10 @@ describe("configuration", () => {
   it("gives processes starting at once on a fresh data folder one and the same session secret", async () => {
     const DATA_DIR = tempDataDir();
     const { execFile } = await import("node:child_process");
-    // Each process loads the module, then waits for the same instant to read its secret.
+    // Each process loads the module, then sleeps until the same instant to read its secret (a
+    // timer, not a busy loop: six spinning processes would take the cores the others need).
     const startAt = Date.now() + 3000;
-    const script = `import("./app/utils/env.server.ts").then((m) => { while (Date.now() < ${startAt}); console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(DATA_DIR)} }).sessionSecret); })`;
+    const script = `import("./app/utils/env.server.ts").then((m) => setTimeout(() => console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(DATA_DIR)} }).sessionSecret), ${startAt} - Date.now()))`;
     const read = () =>
       new Promise<string>((resolve, reject) =>
         execFile(process.execPath, ["--import", "tsx", "-e", script], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
