@@ -1,7 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, chromiumPath } from "./scripts/e2e-browser.mjs";
+import { E2E_PORT, e2ePort } from "./tests/e2e/ports";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210);
+const PORT = E2E_PORT;
 /**
  * The suite runs against one instance on SQLite by default. The PostgreSQL stage of .ci/run
  * sets E2E_DATABASE_URL (a throwaway database: it is emptied) and E2E_INSTANCES=2: two
@@ -13,8 +14,8 @@ const INSTANCES = Number(process.env.E2E_INSTANCES || 1);
 // shell happens to hold (the tests write to, and empty, the databases they use).
 process.env.DATABASE_URL = "";
 // The test run's own SMTP and OAuth servers (tests/e2e/global-setup.ts), next to the app's port.
-const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 15);
-const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? PORT + 16);
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? e2ePort("smtp"));
+const OAUTH_PORT = Number(process.env.E2E_OAUTH_PORT ?? e2ePort("oauth"));
 export const E2E_DATA_DIR = "test-results/e2e-data";
 
 // Debian's Chromium headless shell, or CHROMIUM_PATH (Playwright cannot download browsers here).

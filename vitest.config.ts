@@ -3,23 +3,13 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Test files that need modules of their own: they set the environment before importing the app
- * (env.server.ts reads it once) or replace an app module with vi.mock. They run in a second
+ * (env.server.ts reads it once; a file that switches a setting with reloadEnv() instead shares
+ * modules) or replace an app module with vi.mock. They run in a second
  * pass with isolation (vitest.fresh.config.ts); every other file shares one module graph per
  * worker, so the app, zod, Prisma and the content dataset load once per worker instead of once
  * per file (the unit suite took 69 s, 53 s of it loading modules).
  */
-export const FRESH_MODULE_FILES = [
-  "tests/unit/ad-conversions.test.ts",
-  "tests/unit/content-sanity.test.ts",
-  "tests/unit/content-version.test.ts",
-  "tests/unit/experiments-assignment.test.ts",
-  "tests/unit/payments-fulfilment.test.ts",
-  "tests/unit/password-timing.test.ts",
-  "tests/unit/payments-webhooks.test.ts",
-  "tests/unit/one-tap-stripe.test.ts",
-  "tests/unit/recovery-stripe.test.ts",
-  "tests/unit/stored-pages.test.ts",
-];
+export const FRESH_MODULE_FILES = ["tests/unit/content-sanity.test.ts", "tests/unit/content-version.test.ts", "tests/unit/payments-fulfilment.test.ts"];
 
 /**
  * The unit files that prove what differs on PostgreSQL: each tests an app module that writes

@@ -3,14 +3,15 @@
  * real SDK at a local server in tests; in production they are refused by the env schema.
  */
 import Stripe from "stripe";
-import { env } from "~/utils/env.server";
+import { env, type Env } from "~/utils/env.server";
 
-let client: Stripe | null | undefined;
+// One client per configuration (tests switch Stripe on and off within one process: env.server.ts).
+let client: { config: Env["stripe"]; stripe: Stripe | null } | undefined;
 
 export function stripeClient(): Stripe | null {
-  if (client !== undefined) return client;
   const config = env.stripe;
-  client = config
+  if (client?.config === config) return client.stripe;
+  const stripe = config
     ? new Stripe(config.secretKey, {
         ...(config.host ? { host: config.host } : {}),
         ...(config.port ? { port: config.port } : {}),
@@ -22,7 +23,8 @@ export function stripeClient(): Stripe | null {
         appInfo: { name: "Glow Coach" },
       })
     : null;
-  return client;
+  client = { config, stripe };
+  return stripe;
 }
 
 /**

@@ -312,3 +312,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 /** Parsed when the server build is imported, so bad configuration stops start-up. */
 export const env: Env = parseEnv(process.env);
+
+/**
+ * For tests: parses process.env again into the same `env` object. Modules read `env`'s fields
+ * when called, so a unit test file can switch a setting on (Stripe, the Meta pixel) and off
+ * again without loading the app afresh. Refused outside local mode: a running server's
+ * configuration is the one it started with.
+ */
+export function reloadEnv(): void {
+  if (env.isProduction) throw new Error("reloadEnv is for tests: a production server keeps the configuration it started with");
+  Object.assign(env, parseEnv(process.env));
+}

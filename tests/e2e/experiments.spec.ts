@@ -22,8 +22,9 @@ import { readEmbeddedDataset } from "../../app/content/embedded-dataset.server";
 import { toSanityDocument } from "../../app/content/sanity-format";
 import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
 import { databaseOf } from "./test-db";
+import { e2ePort } from "./ports";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 40;
+const PORT = e2ePort("experiments");
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = "test-results/e2e-experiments";
 const SESSION_SECRET = crypto.randomBytes(32).toString("hex");

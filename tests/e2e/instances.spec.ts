@@ -17,10 +17,11 @@ import { accountMenu, uniqueEmail } from "./accounts";
 import { E2E_MAIL_DIR, signInLinkFrom, waitForEmail } from "./mail-server";
 import { ownLimitMinute } from "./support";
 import { databaseOf, E2E_DATABASE_URL } from "./test-db";
+import { e2ePort } from "./ports";
 
 const WEBHOOK_SECRET = "e2e-instances-webhook-secret";
 const REQUEST_LIMIT = 20;
-const BASE_PORT = Number(process.env.E2E_PORT ?? 3210) + 40;
+const BASE_PORT = e2ePort("instances");
 const DATA_DIR = "test-results/e2e-instances";
 
 test.describe.configure({ mode: "serial" });
@@ -33,7 +34,7 @@ let fake: FakeSanity;
 const servers: ChildProcess[] = [];
 const [A, B] = [`http://127.0.0.1:${BASE_PORT}`, `http://127.0.0.1:${BASE_PORT + 1}`];
 
-function startInstance(port: number, script: string): ChildProcess {
+function startInstance(port: number, script: string): { child: ChildProcess; log: { port: number; text: string } } {
   const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,
@@ -50,7 +51,7 @@ function startInstance(port: number, script: string): ChildProcess {
       SANITY_API_TOKEN: fake.token,
       SANITY_API_HOST: fake.url,
       SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      SMTP_URL: `smtp://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 15}`,
+      SMTP_URL: `smtp://127.0.0.1:${e2ePort("smtp")}`,
       REQUEST_LIMIT_PER_MINUTE: String(REQUEST_LIMIT),
       TRUST_PROXY: "1",
       // The limit test counts in a minute of its own (ownLimitMinute).
@@ -68,7 +69,7 @@ function startInstance(port: number, script: string): ChildProcess {
   });
   logs.push(log);
   servers.push(child);
-  return child;
+  return { child, log };
 }
 
 const logs: { port: number; text: string }[] = [];
@@ -78,14 +79,20 @@ test.afterEach(async ({}, testInfo) => {
   for (const log of logs) console.error(`--- instance on ${log.port} ---\n${log.text.split("\n").slice(-60).join("\n")}`);
 });
 
-async function waitFor(base: string, child: ChildProcess) {
+/**
+ * Started when the instance itself says it listens (after its migrations, for the first) and
+ * its port answers: an answer alone may come from another process on that port, and then the
+ * second instance would start on a database not migrated yet.
+ */
+async function waitFor(base: string, { child, log }: ReturnType<typeof startInstance>) {
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the instance at ${base} did not start`);
+    if (child.exitCode !== null) throw new Error(`the instance at ${base} did not start:\n${log.text}`);
     if (
-      await fetch(`${base}/`).then(
+      log.text.includes(`listening on ${base} `) &&
+      (await fetch(`${base}/`).then(
         (r) => r.ok,
         () => false,
-      )
+      ))
     )
       return;
     if (i > 900) throw new Error(`the instance at ${base} did not answer`);

@@ -14,9 +14,10 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { e2ePort } from "./ports";
 import { visitorId } from "./support";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 17;
+const PORT = e2ePort("pixel");
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = "test-results/e2e-data-pixel";
 const PIXEL_ID = "123456789012";

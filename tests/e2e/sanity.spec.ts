@@ -18,6 +18,7 @@ import { startFakeSanity, type FakeSanity } from "../unit/fake-sanity";
 import { png } from "../unit/png";
 import { choose, jsEnabled } from "./support";
 import { entitlementsOf, signedInMember, userIdOf } from "./members-helpers";
+import { e2ePort } from "./ports";
 
 const WEBHOOK_SECRET = "e2e-webhook-secret-123456";
 const PROJECTS = ["desktop", "phone", "desktop-no-js", "phone-no-js"];
@@ -45,7 +46,7 @@ test.beforeAll(async ({}, testInfo) => {
   edit("page-landing", (d) => (d.headline = "Glow from the Content Lake"));
   edit("funnel-skin", (d) => (d.steps[0].headline = "Your skin, your routine"));
   // One app server per project, beside the suite's own port.
-  const port = Number(process.env.E2E_PORT ?? 3210) + 30 + PROJECTS.indexOf(testInfo.project.name);
+  const port = e2ePort("sanity", PROJECTS.indexOf(testInfo.project.name));
   dataDir = `test-results/e2e-sanity-${testInfo.project.name}`;
   fs.rmSync(dataDir, { recursive: true, force: true });
   base = `http://127.0.0.1:${port}`;

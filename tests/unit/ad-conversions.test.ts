@@ -28,11 +28,21 @@ const fake = http.createServer((req, res) => {
   });
 });
 await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
-process.env.META_PIXEL_ID = "123456789012";
-process.env.META_CAPI_TOKEN = "unit-capi-token";
-process.env.META_CAPI_URL = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+const META_SETTINGS = {
+  META_PIXEL_ID: "123456789012",
+  META_CAPI_TOKEN: "unit-capi-token",
+  META_CAPI_URL: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`,
+};
+// The pixel and the Conversions API on for this file, in the app's parsed settings too (it
+// may share modules with files that ran before it), and off again after it.
+Object.assign(process.env, META_SETTINGS);
+const { EnvError, parseEnv, reloadEnv } = await import("~/utils/env.server");
+reloadEnv();
+afterAll(() => {
+  for (const key of Object.keys(META_SETTINGS)) delete process.env[key];
+  reloadEnv();
+});
 
-// Imported after the environment is set: env.server.ts reads it once.
 const { adConsentIn, consentChoiceIn, consentCookie } = await import("~/analytics/consent.server");
 const { pageChosenOn, returnPath, saveConsent } = await import("~/analytics/consent-form.server");
 const { adBrowserOf, hashedEmail, pixelEventOnce } = await import("~/analytics/conversions.server");
@@ -41,7 +51,6 @@ const { getOfferByPath } = await import("~/content/content.server");
 const { startCheckout } = await import("~/payments/checkout.server");
 const { completeLocalCheckout } = await import("~/payments/local-checkout.server");
 const { db } = await import("~/utils/db.server");
-const { EnvError, parseEnv } = await import("~/utils/env.server");
 const { logger } = await import("~/utils/logger.server");
 
 afterAll(() => fake.close());

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "~/utils/env.server";
+import { env, EnvError, parseEnv, reloadEnv } from "~/utils/env.server";
 
 function tempDataDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), "glow-env-"));
@@ -73,9 +73,10 @@ describe("configuration", () => {
   it("gives processes starting at once on a fresh data folder one and the same session secret", async () => {
     const DATA_DIR = tempDataDir();
     const { execFile } = await import("node:child_process");
-    // Each process loads the module, then waits for the same instant to read its secret.
+    // Each process loads the module, then sleeps until the same instant to read its secret (a
+    // timer, not a busy loop: six spinning processes would take the cores the others need).
     const startAt = Date.now() + 3000;
-    const script = `import("./app/utils/env.server.ts").then((m) => { while (Date.now() < ${startAt}); console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(DATA_DIR)} }).sessionSecret); })`;
+    const script = `import("./app/utils/env.server.ts").then((m) => setTimeout(() => console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(DATA_DIR)} }).sessionSecret), ${startAt} - Date.now()))`;
     const read = () =>
       new Promise<string>((resolve, reject) =>
         execFile(process.execPath, ["--import", "tsx", "-e", script], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
@@ -101,5 +102,29 @@ describe("configuration", () => {
     });
     expect(env).toMatchObject({ isProduction: true, port: 8080, publicUrl: "https://glowcoach.app", sessionSecret: "x".repeat(40) });
     expect(env.sanity).toMatchObject({ projectId: "abc123", dataset: "production", token: "token" });
+  });
+});
+
+describe("settings parsed again (reloadEnv, for tests sharing modules)", () => {
+  it("puts a changed setting into the same env object, and takes it out again", () => {
+    const before = env.metaPixelId;
+    Object.assign(process.env, { META_PIXEL_ID: "998877665544" });
+    try {
+      reloadEnv();
+      expect(env.metaPixelId).toBe("998877665544");
+    } finally {
+      delete process.env.META_PIXEL_ID;
+      reloadEnv();
+    }
+    expect(env.metaPixelId).toBe(before);
+  });
+
+  it("is refused by a production server, whose configuration is the one it started with", () => {
+    Object.assign(env, { isProduction: true });
+    try {
+      expect(() => reloadEnv()).toThrow(/production server keeps the configuration/);
+    } finally {
+      Object.assign(env, { isProduction: false });
+    }
   });
 });

@@ -5,14 +5,14 @@
  * offers and funnels as a visitor in a variant sees them.
  */
 import crypto from "node:crypto";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ResolvedExperiment } from "~/content-model/experiment";
 
-const content = vi.hoisted(() => ({ experiments: [] as unknown[] }));
-vi.mock("~/content/content.server", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("~/content/content.server")>()),
-  getExperiments: async () => content.experiments,
-}));
+// The experiments the content holds, as each test sets them (a spy: the modules are shared with other files).
+const content = { experiments: [] as ResolvedExperiment[] };
+const contentModule = await import("~/content/content.server");
+const experimentsInContent = vi.spyOn(contentModule, "getExperiments").mockImplementation(async () => content.experiments);
+afterAll(() => experimentsInContent.mockRestore());
 
 const { assignVariants, bucketOf, linkToAccount, pickVariant, storedAssignments } = await import("~/experiments/assignment.server");
 const { funnelForViewer, offerForViewer, storedFunnelVersion } = await import("~/experiments/experiments.server");

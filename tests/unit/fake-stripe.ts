@@ -447,14 +447,30 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
 /**
  * Starts the fake and points the app's Stripe settings at it (secret key, webhook secret, API
- * host): call before importing any app module, since env.server.ts reads the environment once.
+ * host), in process.env and in the app's parsed `env` (reloadEnv), so a file sharing modules
+ * with others can use it. Its close() stops the fake and switches Stripe off again.
  */
 export async function startFakeStripeForApp(webhookSecret: string): Promise<FakeStripe> {
   const fake = await startFakeStripe();
-  process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-  process.env.STRIPE_WEBHOOK_SECRET = webhookSecret;
-  process.env.STRIPE_API_HOST = "127.0.0.1";
-  process.env.STRIPE_API_PORT = String(fake.port);
-  process.env.STRIPE_API_PROTOCOL = "http";
+  const settings: Record<string, string> = {
+    STRIPE_SECRET_KEY: "sk_test_fake",
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_HOST: "127.0.0.1",
+    STRIPE_API_PORT: String(fake.port),
+    STRIPE_API_PROTOCOL: "http",
+  };
+  const before = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
+  const { reloadEnv } = await import("~/utils/env.server");
+  Object.assign(process.env, settings);
+  reloadEnv();
+  const stop = fake.close;
+  fake.close = async () => {
+    await stop();
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    reloadEnv();
+  };
   return fake;
 }

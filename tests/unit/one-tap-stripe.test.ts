@@ -9,7 +9,6 @@ import { startFakeStripeForApp, type FakeStripe } from "./fake-stripe";
 
 const fake: FakeStripe = await startFakeStripeForApp("whsec_one_tap");
 
-// Imported after the environment is set: env.server.ts reads it once.
 const { startCheckout } = await import("~/payments/checkout.server");
 const { fulfilCheckout } = await import("~/payments/fulfilment.server");
 const { buyOneTap } = await import("~/payments/one-tap.server");

@@ -12,7 +12,6 @@ import type { Go } from "~/utils/outcome";
 const WEBHOOK_SECRET = "whsec_storm_test_secret";
 const fake: FakeStripe = await startFakeStripeForApp(WEBHOOK_SECRET);
 
-// Imported after the environment is set: env.server.ts reads it once.
 const { startCheckout } = await import("~/payments/checkout.server");
 const { handleStripeWebhook } = await import("~/payments/webhooks.server");
 const { confirmSwitch, openBillingPortal, previewSwitch } = await import("~/payments/portal.server");
@@ -149,6 +148,9 @@ describe("webhooks", () => {
   beforeAll(() => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     vi.spyOn(logger, "error").mockImplementation(() => {});
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
   });
 
   it("reject a bad signature with 400 and write nothing", async () => {

@@ -7,12 +7,13 @@
  */
 import crypto from "node:crypto";
 import Stripe from "stripe";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { OutgoingEmail } from "~/email/mailer.server";
 import { startFakeStripeForApp, type FakeStripe } from "./fake-stripe";
 
 const WEBHOOK_SECRET = "whsec_recovery_stripe";
 const fake: FakeStripe = await startFakeStripeForApp(WEBHOOK_SECRET);
+afterAll(() => fake.close());
 
 const { startCheckout } = await import("~/payments/checkout.server");
 const { handleStripeWebhook } = await import("~/payments/webhooks.server");

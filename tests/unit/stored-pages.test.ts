@@ -14,11 +14,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ResolvedExperiment } from "~/content-model/experiment";
 
-const content = vi.hoisted(() => ({ experiments: [] as unknown[] }));
-vi.mock("~/content/content.server", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("~/content/content.server")>()),
-  getExperiments: async () => content.experiments,
-}));
+// The experiments the content holds, as each test sets them (a spy: the modules are shared with other files).
+const content = { experiments: [] as ResolvedExperiment[] };
+const contentModule = await import("~/content/content.server");
+const experimentsInContent = vi.spyOn(contentModule, "getExperiments").mockImplementation(async () => content.experiments);
+afterAll(() => experimentsInContent.mockRestore());
 
 const { serveStoredPage, pageToKeep, keepPage, forgetPersonalPages, STORED_PAGE_TIMING } = await import("~/render/stored-pages.server");
 const { currentPageRecord } = await import("~/utils/page-record.server");
