@@ -4,11 +4,18 @@
 // `npm run bench -- --only=funnel` does. Samples are summed per page by where the code comes
 // from (scripts/profile-parts.mjs). `node scripts/bench-page-profile.mjs [checkout]` (built;
 // default: this one). BENCH_PORT + 6 is its port.
+//
+// Also printed per page: the server process's own CPU time per request (Linux, /proc), which a
+// busy machine does not inflate the way it stretches sampled time. PROFILE_CONNECTIONS=50 sends
+// each page's requests from that many connections at once, without gzip, as
+// `npm run bench -- --only=funnel` does; PROFILE_CPU_ONLY=1 attaches no profiler (process CPU
+// time only); PROFILE_PAGES=render keeps the pages whose name contains it.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { codeInMailbox, cookiesAfter, cookiesAfterVisit } from "./bench-cookies.mjs";
 import { part } from "./profile-parts.mjs";
@@ -19,10 +26,12 @@ const checkout = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, 
 const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 300);
 const TOP = Number(process.env.PROFILE_TOP ?? 6);
 const PORT = Number(process.env.BENCH_PORT ?? 3300) + 6;
+const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 0);
+const CPU_ONLY = process.env.PROFILE_CPU_ONLY === "1";
 const base = `http://127.0.0.1:${PORT}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-page-profile-"));
 const profileDir = path.join(dataDir, "profile");
-const server = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "scripts/start.mjs"], {
+const server = spawn(process.execPath, [...(CPU_ONLY ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]), "scripts/start.mjs"], {
   cwd: checkout,
   env: {
     ...process.env,
@@ -37,6 +46,8 @@ const server = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileD
   },
   stdio: ["ignore", "ignore", "inherit"],
 });
+// A failed request stops this script: the server must not outlive it.
+process.on("exit", () => server.kill("SIGKILL"));
 await serverReady(base);
 
 const quizPosts = [
@@ -71,24 +82,62 @@ const get = async (pathname, cookie) => {
   if (response.status !== 200) throw new Error(`GET ${pathname}: ${response.status}`);
   return response.headers.get("server-timing") === "stored-page";
 };
+/** The server process's CPU time so far (user + system), in ms; null where /proc is missing. */
+const serverCpuMs = () => {
+  try {
+    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime + stime, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+};
+/** `REQUESTS` requests to one page from CONNECTIONS connections (autocannon, no gzip, as the bench); answers how many were 200. */
+const fromConnections = (pathOf, cookie) =>
+  new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: `${base}${pathOf()}`,
+        connections: CONNECTIONS,
+        amount: REQUESTS,
+        headers: { cookie },
+        requests: [{ setupRequest: (req) => ({ ...req, path: pathOf() }) }],
+      },
+      (error, result) => (error ? reject(error) : resolve(result["2xx"])),
+    ),
+  );
 // V8 stamps samples with the system's monotonic clock, the one process.hrtime reads.
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 const windows = [];
-for (const [name, pathOf, cookie] of pages) {
+const cpuPerRequest = [];
+for (const [name, pathOf, cookie] of pages.filter(([name]) => name.includes(process.env.PROFILE_PAGES ?? ""))) {
   for (let i = 0; i < 50; i++) await get(pathOf(), cookie);
   let stored = 0;
+  const cpuBefore = serverCpuMs();
   const start = monotonicUs();
-  for (let i = 0; i < REQUESTS; i++) if (await get(pathOf(), cookie)) stored++;
-  windows.push({ name, start, end: monotonicUs(), stored });
+  if (CONNECTIONS) {
+    const ok = await fromConnections(pathOf, cookie);
+    if (ok !== REQUESTS) throw new Error(`${name}: ${REQUESTS - ok} of ${REQUESTS} requests were not 200`);
+  } else for (let i = 0; i < REQUESTS; i++) if (await get(pathOf(), cookie)) stored++;
+  windows.push({ name, start, end: monotonicUs(), stored: CONNECTIONS ? "?" : stored });
+  const cpuAfter = serverCpuMs();
+  if (cpuBefore !== null) cpuPerRequest.push(`- ${name}: ${((cpuAfter - cpuBefore) / REQUESTS).toFixed(3)} ms`);
 }
 server.kill("SIGINT");
 await new Promise((r) => server.once("exit", r));
 
+const how = CONNECTIONS ? `${CONNECTIONS} connections, no gzip` : "one after another";
+console.log(`\nServer process CPU time per request (${REQUESTS} per page, ${how}, after 50), ${checkout}${CPU_ONLY ? "" : ", profiler attached"}\n`);
+console.log(cpuPerRequest.join("\n"));
+if (CPU_ONLY) {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
 const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
 const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8"));
 fs.rmSync(dataDir, { recursive: true, force: true });
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-console.log(`\nCPU of one request per page (${REQUESTS} one after another, after 50), ${checkout}, node ${process.version}\n`);
+console.log(`\nCPU of one request per page, sampled (${REQUESTS} ${how}, after 50), ${checkout}, node ${process.version}\n`);
 for (const window of windows) {
   const byPart = new Map();
   const byFunction = new Map();
