@@ -31,6 +31,7 @@ import { withSetCookies } from "~/utils/cookies.server";
 import type { InsightView, StepView } from "./view";
 import { baseStepView, plainStepView } from "./step-view";
 import { logger } from "~/utils/logger.server";
+import { unchanging } from "~/utils/unchanging.server";
 import crypto from "node:crypto";
 import { progressChartHtml } from "./components/progress-chart.server";
 import { progressChart } from "./typical-progress";
@@ -83,13 +84,15 @@ const plans = new WeakMap<Funnel, Funnel>();
 export function clientPlanOf(funnel: Funnel): Funnel {
   let plan = plans.get(funnel);
   if (!plan) {
-    plan = {
+    // Shared by every request from now on, never changed: the stored renders' key names it by
+    // its identity instead of serializing it on every question page (unchanging.server.ts).
+    plan = unchanging({
       ...funnel,
       steps: funnel.steps.map((step) => {
         const { label: _label, progress: _progress, ...rest } = step;
         return { ...rest, ...stepChrome(funnel, step) } as Step;
       }),
-    };
+    });
     plans.set(funnel, plan);
   }
   return plan;

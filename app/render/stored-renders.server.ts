@@ -18,6 +18,7 @@ import type { EntryContext } from "@remix-run/node";
 import { contentGeneration, onContentChange } from "~/content/content.server";
 import { inPreview } from "~/content/preview.server";
 import { PageSlots } from "~/render/page-slots.server";
+import { identityOf } from "~/utils/unchanging.server";
 
 /** ≈ 90 KB a page: 300 pages are ≈ 27 MB. */
 const MAX_PAGES = 300;
@@ -28,6 +29,10 @@ const pages = new Map<string, PageSlots>();
 /** Values a render must not be keyed by: a promise (deferred data) stringifies as `{}`. */
 class NotStorable extends Error {}
 function plainValue(_key: string, value: unknown) {
+  // A value built once and never changed (a funnel's plan): the same object is the same data,
+  // so its identity stands for it instead of its ≈ 10 KB of JSON (unchanging.server.ts).
+  const identity = identityOf(value);
+  if (identity) return identity;
   if (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function") throw new NotStorable();
   if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") throw new NotStorable();
   return value;

@@ -2,6 +2,7 @@ import type { EntryContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { renderKey, storedRender, storeRender } from "~/render/stored-renders.server";
 import { newNonce } from "~/security/headers.server";
+import { unchanging } from "~/utils/unchanging.server";
 
 /** The parts of Remix's entry context the key reads. */
 function context(loaderData: Record<string, unknown>, extra: { actionData?: unknown; errors?: unknown } = {}): EntryContext {
@@ -30,6 +31,26 @@ describe("renderKey", () => {
     expect(renderKey(get("/home"), 200, context(member("bea", 3)), false)).not.toBe(key);
     expect(renderKey(get("/home"), 200, context(member("ana", 4)), false)).not.toBe(key);
     expect(renderKey(get("/home?x=1"), 200, context(member("ana", 3)), false)).not.toBe(key);
+  });
+
+  it("names a value marked unchanging (a funnel's plan) by its identity, without serializing it on every render", () => {
+    let reads = 0;
+    const plan = unchanging({
+      id: "skin",
+      get steps() {
+        reads++;
+        return [{ id: "1", type: "question" }];
+      },
+    });
+    const quizStep = (view: Record<string, unknown>) => context({ root: { user: null, toast: null }, "routes/$funnel.($step)": view });
+    const key = renderKey(get("/quiz/3?render=1"), 200, quizStep({ step: "3", plan }), false);
+    expect(reads).toBe(0);
+    expect(renderKey(get("/quiz/3?render=1"), 200, quizStep({ step: "3", plan }), false)).toBe(key);
+    // Another step, or another plan (a new funnel version), is another page.
+    expect(renderKey(get("/quiz/3?render=1"), 200, quizStep({ step: "4", plan }), false)).not.toBe(key);
+    expect(renderKey(get("/quiz/3?render=1"), 200, quizStep({ step: "3", plan: unchanging({ id: "skin", steps: [] }) }), false)).not.toBe(key);
+    // A plain copy of the same data is serialized, and is not mistaken for the plan itself.
+    expect(renderKey(get("/quiz/3?render=1"), 200, quizStep({ step: "3", plan: { id: "skin", steps: [{ id: "1", type: "question" }] } }), false)).not.toBe(key);
   });
 
   it("stores no form answer, error, non-GET, non-200 or deferred render", () => {
