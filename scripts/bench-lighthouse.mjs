@@ -47,7 +47,9 @@ export async function benchLighthouse({ base, dataDir }) {
 
   const rows = [];
   let version = "";
-  for (const [pathname, cookie] of pages) {
+  // LIGHTHOUSE_PAGES=/quiz,/home measures only those pages (exact paths).
+  const only = process.env.LIGHTHOUSE_PAGES?.split(",");
+  for (const [pathname, cookie] of pages.filter(([pathname]) => !only || only.includes(pathname))) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
       // A fresh browser per run: cookies a page sets must not reach the next run next to the given ones.
