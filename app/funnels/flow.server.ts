@@ -29,7 +29,7 @@ import type { Funnel, Step } from "../content-model/funnel";
 import { readFunnelState, writeFunnelState, type FunnelState } from "./state.server";
 import { withSetCookies } from "~/utils/cookies.server";
 import type { InsightView, StepView } from "./view";
-import { baseStepView, plainStepView } from "./step-view";
+import { answersAfter, baseStepView, nextPlainStep, plainStepView } from "./step-view";
 import { logger } from "~/utils/logger.server";
 import { unchanging } from "~/utils/unchanging.server";
 import crypto from "node:crypto";
@@ -298,6 +298,18 @@ async function giveEmail(at: StepToAnswer, step: Extract<Step, { type: "email" }
 /** Funnel links come from content: only paths on this site are followed. */
 function goOn(to: string, cookies: string[] = []): Go {
   return go(safeRedirect(to, "/"), cookies);
+}
+
+/**
+ * True when the quiz's JavaScript, knowing the answers the server knows, has already shown the
+ * page this answer leads to (it works it out with the same rule, ADR 43): the answer's response
+ * then needs to say only where the funnel goes. When the tab knew less, it asks for the page.
+ */
+export function browserShowsNext(at: StepToAnswer, submitted: StepAnswers | EmailGiven, answered: Go, variant?: string): boolean {
+  if (at.step.type !== "question" && at.step.type !== "intro") return false;
+  const before = at.state.answers;
+  const after = answersAfter(at.step, before, submitted as StepAnswers);
+  return nextPlainStep(clientPlanOf(at.funnel), at.step.id, before, after, variant)?.to === answered.go;
 }
 
 /**

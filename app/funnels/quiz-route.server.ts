@@ -17,7 +17,7 @@ import { parseForm, replyRefused } from "~/utils/form.server";
 import { gone, notFound } from "~/utils/http.server";
 import { isGo, isRefusal } from "~/utils/outcome";
 import { goTo } from "~/utils/responses.server";
-import { answerFunnelStep, nextStepOf, planFunnelStep, stepToAnswer, type LeadToRecord, type LoadOutcome } from "./flow.server";
+import { answerFunnelStep, browserShowsNext, nextStepOf, planFunnelStep, stepToAnswer, type LeadToRecord, type LoadOutcome } from "./flow.server";
 import type { StepHandoff } from "./navigation";
 import { markReusable } from "./page-cache.server";
 import type { StepView } from "./view";
@@ -93,8 +93,10 @@ export async function quizRouteAction({ request, params, context }: ActionFuncti
   if (isRefusal(answered)) return replyRefused(submission, answered);
   for (const event of answered.events) await recordEvent({ ...event, visitorId: context.visitorId }, answerKey);
   if (answered.lead) await recordLead(answered.lead, context.visitorId, now(), request.headers.get("Cookie"));
-  // The app's own JavaScript gets the next step's page with the answer: one request per step.
-  const next = context.dataRequest ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
+  // The app's own JavaScript gets the next step's page with the answer (one request per step),
+  // unless it sent the answer from the queue and has shown that page already (ADR 43).
+  const shown = answerKey !== undefined && browserShowsNext(at, submission.value, answered, version?.variant ?? undefined);
+  const next = context.dataRequest && !shown ? await nextStepOf(at.funnel, answered, request.headers.get("Cookie"), version) : null;
   if (!next) return goTo(answered);
   const headers = new Headers();
   for (const cookie of [...answered.cookies, ...(next.setCookie ? [next.setCookie] : [])]) headers.append("Set-Cookie", cookie);

@@ -1,5 +1,5 @@
-import { useNavigate } from "@remix-run/react";
-import { Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from "react";
+import { useLocation, useNavigate } from "@remix-run/react";
+import { Suspense, useEffect, useLayoutEffect, useState, type ComponentType } from "react";
 import { flushSync } from "react-dom";
 import { preloadable } from "~/utils/preloadable";
 import type { Step } from "../../content-model/funnel";
@@ -38,34 +38,41 @@ function LaterStep({ view }: { view: StepView }) {
 /** Runs as the render is put on screen (React's layout effect; the server renders no screen, and says so). */
 const useCommitEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
-/** A page an answer led to, on screen until the route's data moves on from `from`. */
-type ShownEarly = { from: StepView; page: StepView };
+/** A page an answer led to, and its address: on screen until the router has arrived there. */
+type ShownEarly = { to: string; page: StepView };
 
 /**
  * Connects the page to the answers on their way (app/funnels/answer-queue.ts): how to move when
  * the server says so, what the server showed, and the answers a reload interrupted. Returns the
- * step to render: the one an answer led to, from the tap until the route's data moves on (the
- * router renders its navigations as transitions, a frame or more after the tap), else the route's.
+ * step to render: the one an answer led to, from the tap until the router is at its address
+ * (the router renders its navigations as transitions, a frame or more after the tap, and may
+ * first land an earlier answer's step: that is not shown again), else the route's.
  */
 function useAnswerQueue(routeView: StepView): StepView {
   const navigate = useNavigate();
+  const at = useLocation().pathname;
   const [early, setEarly] = useState<ShownEarly | null>(null);
-  // The route's view on screen now (set at each commit): a tap may come before this render's effects run.
-  const onScreen = useRef(routeView);
-  useCommitEffect(() => {
-    onScreen.current = routeView;
-  }, [routeView]);
   useEffect(
     () =>
       registerNavigate(
         (to, options) => navigate(to, options),
-        (page) => flushSync(() => setEarly({ from: onScreen.current, page })),
+        (shown) => flushSync(() => setEarly(shown)),
       ),
     [navigate],
   );
+  // Arrived: the route's own page from here on (the same page, handed over).
+  useCommitEffect(() => {
+    if (early && at === early.to) setEarly(null);
+  }, [at, early]);
+  // Back and forward go where the browser says, whatever was shown early.
+  useEffect(() => {
+    const drop = () => setEarly(null);
+    window.addEventListener("popstate", drop);
+    return () => window.removeEventListener("popstate", drop);
+  }, []);
   useEffect(() => noteStepShown(routeView), [routeView]);
   useEffect(resumeUnsent, []);
-  return early?.from === routeView ? early.page : routeView;
+  return early && at !== early.to ? early.page : routeView;
 }
 
 export function FunnelStep({ view: routeView }: { view: StepView }) {
