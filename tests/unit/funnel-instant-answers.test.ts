@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { repeatableEventId } from "~/analytics/events.server";
-import { clientPlanOf, planFunnelStep } from "~/funnels/flow.server";
+import { answerFunnelStep, browserShowsNext, clientPlanOf, planFunnelStep, stepToAnswer } from "~/funnels/flow.server";
 import { writeFunnelState } from "~/funnels/state.server";
 import { answersAfter, nextPlainStep } from "~/funnels/step-view";
 import { loadFunnel } from "./helpers";
@@ -39,6 +39,18 @@ describe("the next step, worked out in the browser", () => {
     // An intro that keeps the answers, and a question, add to what the tab knows.
     expect(answersAfter({ type: "intro", resetAnswers: false }, before, {})).toEqual(before);
     expect(answersAfter({ type: "question" }, before, { mainConcern: ["acne"] })).toEqual({ skinType: "oily", mainConcern: ["acne"] });
+  });
+
+  it("the server knows when the tab already shows the answer's next step (and then sends only where the funnel goes)", async () => {
+    const funnel = await loadFunnel("skin");
+    const at = await stepToAnswer({ cookieHeader: null, route: "/quiz", stepParam: "1", version: { funnel } as never });
+    if (!at || !("step" in at)) throw new Error("step 1 should be answerable");
+    const answered = await answerFunnelStep(at, { skinType: "dry" });
+    if (!("go" in answered)) throw new Error("the answer should be taken");
+    expect(answered.go).toBe("/quiz/2");
+    expect(browserShowsNext(at, { skinType: "dry" }, answered)).toBe(true);
+    // Where the server sends the visitor is not where the tab went: the tab needs the page.
+    expect(browserShowsNext(at, { skinType: "dry" }, { ...answered, go: "/quiz/5" })).toBe(false);
   });
 
   it("waits for the server when the tab lacks earlier answers the branches may read", async () => {
