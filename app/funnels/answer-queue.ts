@@ -84,9 +84,9 @@ let goTo: Go = (to) => window.location.assign(to);
 
 /**
  * The funnel's page registers how to move while it is on screen: `show` puts a page on screen at
- * once (or, with none, stops showing one early), in the task of the tap (the router's own render comes a task or more later, after the
- * frame the visitor is waiting for); `navigate` (Remix's) then moves the address, and the route
- * takes the same page from the handoff.
+ * once, in the task of the tap (or, given none, stops showing one early); the router's own
+ * render comes a task or more later, after the frame the visitor is waiting for. `navigate`
+ * (Remix's) then moves the address, and the route takes the same page from the handoff.
  */
 export function registerNavigate(
   navigate: (to: string, options: { replace?: boolean }) => void,

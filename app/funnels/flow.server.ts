@@ -306,7 +306,6 @@ function goOn(to: string, cookies: string[] = []): Go {
  * then needs to say only where the funnel goes. When the tab knew less, it asks for the page.
  */
 export function browserShowsNext(at: StepToAnswer, submitted: StepAnswers | EmailGiven, answered: Go, variant?: string): boolean {
-  if (at.step.type !== "question" && at.step.type !== "intro") return false;
   const before = at.state.answers;
   const after = answersAfter(at.step, before, submitted as StepAnswers);
   return nextPlainStep(clientPlanOf(at.funnel), at.step.id, before, after, variant)?.to === answered.go;

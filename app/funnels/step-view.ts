@@ -55,9 +55,10 @@ export function answersAfter(step: Pick<Step, "type"> & { resetAnswers?: boolean
 
 /**
  * The page an answer (a question's, or an intro's start) leads to, as the browser can show it
- * before the server has it: the next step's view when the answered step is on the visitor's way through the funnel (so every answer
- * the branches read is known) and the next step needs nothing else (not the first step, which
- * records the funnel's view, and not a document step). Null: the server's answer is awaited.
+ * before the server has it: the next step's view when the answered step is on the visitor's way
+ * through the funnel (so every answer the branches read is known) and the next step needs
+ * nothing else (not the first step, which records the funnel's view, and not a document step).
+ * Null: the server's answer is awaited.
  */
 export function nextPlainStep(
   plan: Funnel,

@@ -316,7 +316,7 @@ export const env: Env = parseEnv(process.env);
 /**
  * For tests: parses process.env again into the same `env` object. Modules read `env`'s fields
  * when called, so a unit test file can switch a setting on (Stripe, the Meta pixel) and off
- * again without loading the app afresh. Refused outside local mode: a running server's
+ * again without loading the app afresh. Refused in production: a running server's
  * configuration is the one it started with.
  */
 export function reloadEnv(): void {
