@@ -66,6 +66,38 @@ test.describe("instant answers", () => {
     expect(starts).toBe(1);
   });
 
+  test("two answers in one moment (a double tap, the keyboard at speed): the second is the next step's own, through the queue", async ({ page, context }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    const keys: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith(".data")) keys.push(`${new URL(request.url()).pathname} ${request.headers()["x-answer-key"] ? "queued" : "plain form"}`);
+    });
+    // Both answers in one task of the page: step 2 is on screen from the first tap, and its
+    // Continue is pressed before React's next task (microtasks only in between, so React
+    // renders each choice).
+    await page.evaluate(async () => {
+      const settle = async () => {
+        for (let i = 0; i < 20; i++) await Promise.resolve();
+      };
+      const answer = async (option: string, button: string) => {
+        const input = [...document.querySelectorAll("main input")].find((i) => i.closest("label")?.querySelector("[id$=-label]")?.textContent?.trim() === option);
+        (input as HTMLInputElement).click();
+        await settle();
+        const submit = [...document.querySelectorAll("main button")].find((b) => b.textContent?.trim() === button) as HTMLButtonElement;
+        submit.click();
+        await settle();
+      };
+      await answer("Dry", "See My Next Step");
+      await answer("Redness", "Show Me the Fix");
+    });
+    await expect(page).toHaveURL("/quiz/3");
+    await expect(page.getByText("Step 3 of 12", { exact: true })).toBeVisible();
+    await expect.poll(async () => answered(await visitorId(context))).toEqual(["1", "2"]);
+    expect(keys).toEqual(["/quiz/1.data queued", "/quiz/2.data queued"]);
+    await expect(page.getByText("Please check that answer")).toHaveCount(0);
+  });
+
   test("a send whose response is lost is sent again with the same key: stored once, and the quiz goes on", async ({ page, context }, testInfo) => {
     await page.goto("/quiz/1");
     await hydrated(page, testInfo);
