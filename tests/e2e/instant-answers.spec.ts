@@ -66,12 +66,16 @@ test.describe("instant answers", () => {
     expect(starts).toBe(1);
   });
 
-  test("two answers in one moment (a double tap, the keyboard at speed): the second is the next step's own, through the queue", async ({ page, context }, testInfo) => {
+  test("two answers in one moment (a double tap, the keyboard at speed): the second is the next step's own, through the queue", async ({
+    page,
+    context,
+  }, testInfo) => {
     await page.goto("/quiz/1");
     await hydrated(page, testInfo);
     const keys: string[] = [];
     page.on("request", (request) => {
-      if (request.method() === "POST" && request.url().endsWith(".data")) keys.push(`${new URL(request.url()).pathname} ${request.headers()["x-answer-key"] ? "queued" : "plain form"}`);
+      if (request.method() === "POST" && request.url().endsWith(".data"))
+        keys.push(`${new URL(request.url()).pathname} ${request.headers()["x-answer-key"] ? "queued" : "plain form"}`);
     });
     // Both answers in one task of the page: step 2 is on screen from the first tap, and its
     // Continue is pressed before React's next task (microtasks only in between, so React
@@ -81,7 +85,9 @@ test.describe("instant answers", () => {
         for (let i = 0; i < 20; i++) await Promise.resolve();
       };
       const answer = async (option: string, button: string) => {
-        const input = [...document.querySelectorAll("main input")].find((i) => i.closest("label")?.querySelector("[id$=-label]")?.textContent?.trim() === option);
+        const input = [...document.querySelectorAll("main input")].find(
+          (i) => i.closest("label")?.querySelector("[id$=-label]")?.textContent?.trim() === option,
+        );
         (input as HTMLInputElement).click();
         await settle();
         const submit = [...document.querySelectorAll("main button")].find((b) => b.textContent?.trim() === button) as HTMLButtonElement;
