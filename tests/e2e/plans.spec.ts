@@ -180,6 +180,9 @@ test.describe("each purchase delivers its own plan, personal to the buyer's answ
         await expect(page.getByTestId("product-match").first()).not.toContainText(other(p).offerProduct!);
       }
       // The preview of the routine and tips (pages that have one): kept to find again in the plan delivered.
+      // Counted once the whole page is in: the address changes before a streamed page has arrived
+      // (CI of 4b75499 counted none on a busy machine, without JavaScript).
+      await page.waitForLoadState("load");
       const preview = (await page.getByTestId("routine-preview").count())
         ? {
             steps: await page.getByTestId("routine-step-name").allTextContents(),

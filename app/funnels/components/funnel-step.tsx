@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from "@remix-run/react";
-import { Suspense, useEffect, useLayoutEffect, useState, type ComponentType } from "react";
+import { memo, Suspense, useEffect, useLayoutEffect, useState, type ComponentType } from "react";
 import { flushSync } from "react-dom";
 import { preloadable } from "~/utils/preloadable";
 import type { Step } from "../../content-model/funnel";
@@ -11,10 +11,14 @@ import { QuestionStep } from "./question-step";
 type LaterType = "analysing" | "insight" | "summary" | "email" | "result";
 type Renderers = { [T in Exclude<Step["type"], LaterType>]: ComponentType<{ view: ViewOf<T> }> };
 
-/** One renderer per step type; a new funnel needs no new components. */
+/**
+ * One renderer per step type; a new funnel needs no new components. Memoised: when the router
+ * arrives at a step an answer already put on screen, the route hands over the very same page
+ * (app/funnels/navigation.ts), and the step is not rendered again for it.
+ */
 const renderers: Renderers = {
-  intro: IntroStep,
-  question: QuestionStep,
+  intro: memo(IntroStep),
+  question: memo(QuestionStep),
 };
 
 /**

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { CheckIcon } from "~/components/ui/icons";
@@ -20,16 +20,17 @@ type Answers = Record<string, string | string[]>;
 export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const { step } = view;
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const heading = useStepFocus<HTMLHeadingElement>();
   const headingId = useId();
   const [answers, setAnswers] = useState<Answers>(view.answers);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Busy while this step's answer waits for the server's page. Not while the router moves to a
+  // step already on screen (ADR 43): that would lock the next question for a frame or more after
+  // it is shown, and a hydrated step's form never goes through the router.
   const [sending, setSending] = useState(false);
   const autoAdvance = step.autoAdvanceMs !== undefined;
-  const busy = navigation.state !== "idle" || sending;
 
   /** Hands the answer to the queue (the page moves on at once, or when the server's page is in). */
   function send(fields: [string, string][], given: Answers) {
@@ -76,7 +77,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
                     question={question}
                     option={option}
                     selected={answers[question.field] === option.value}
-                    disabled={busy}
+                    disabled={sending}
                     onChoose={
                       hydrated
                         ? (event) => {
@@ -105,7 +106,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
 
         {autoAdvance ? null : (
           <div className="mt-8 flex flex-col items-center gap-3">
-            <button type="submit" className="btn-primary continue-button w-full" disabled={hydrated && (!ready || busy)}>
+            <button type="submit" className="btn-primary continue-button w-full" disabled={hydrated && (!ready || sending)}>
               {continueLabel(step, answers)}
             </button>
             {step.note ? <p className="text-center text-sm text-muted">{step.note}</p> : null}
@@ -116,7 +117,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
       {step.skipLabel ? (
         <Form method="post" className="mt-3 text-center" onSubmit={(event) => onSubmit(event, true)}>
           <input type="hidden" name="intent" value="skip" />
-          <button type="submit" className="rounded-full px-4 py-2 text-sm font-semibold text-muted underline underline-offset-4 hover:text-ink" disabled={busy}>
+          <button type="submit" className="rounded-full px-4 py-2 text-sm font-semibold text-muted underline underline-offset-4 hover:text-ink" disabled={sending}>
             {step.skipLabel}
           </button>
         </Form>
