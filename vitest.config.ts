@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
  * graph per worker, so the app, zod, Prisma and the content dataset load once per worker
  * instead of once per file (the unit suite took 69 s, 53 s of it loading modules).
  */
-export const FRESH_MODULE_FILES = ["tests/unit/content-sanity.test.ts", "tests/unit/content-version.test.ts", "tests/unit/payments-fulfilment.test.ts"];
+export const FRESH_MODULE_FILES = ["tests/unit/content-version.test.ts", "tests/unit/payments-fulfilment.test.ts"];
 
 /**
  * The unit files that prove what differs on PostgreSQL: each tests an app module that writes
@@ -95,7 +95,7 @@ function unitProject(project: Project) {
 
 /**
  * The unit suite, one run (`npm run test:unit`): both projects at once, the shared one in two
- * processes and the fresh one in a thread beside them, so the three fresh files fill the
+ * processes and the fresh one in a thread beside them, so the fresh files fill the
  * cores while the shared ones run, and the suite starts vitest and migrates its database once.
  * Unit tests run without the Remix plugin: they test pure modules and server functions.
  */
