@@ -23,7 +23,9 @@ type Completion = typeof completeLocalCheckout;
 
 /**
  * A second app instance in this process: the app's modules loaded afresh, with a database
- * client and connections of their own, as another server process would have.
+ * client and connections of their own, as another server process would have. On PostgreSQL
+ * only: there this file runs with modules of its own; on SQLite it shares them with other
+ * files (vitest.config.ts), so it must not reset them.
  */
 async function secondInstance(): Promise<{
   completeLocalCheckout: Completion;

@@ -22,6 +22,12 @@ describe("the unit suite's two projects", () => {
     expect(unitSuite.test?.poolOptions).toMatchObject({ forks: { isolate: false }, threads: { isolate: true } });
   });
 
+  it("run payments-fulfilment with shared modules on SQLite: it loads a second instance on PostgreSQL only", () => {
+    const text = fs.readFileSync("tests/unit/payments-fulfilment.test.ts", "utf8");
+    expect(text.match(/await secondInstance\(\)/g)).toEqual(["await secondInstance()"]);
+    expect(text).toContain("if (onPostgres) other = await secondInstance();");
+  });
+
   it("list every file that sets the environment or replaces modules among the fresh-modules files", () => {
     const files = fs
       .readdirSync("tests/unit")
