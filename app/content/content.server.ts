@@ -29,7 +29,7 @@ import {
 import { Offer } from "~/content-model/offer";
 import { withImageUrls, type ImageCdn } from "./image-urls.server";
 import { inPreview } from "./preview.server";
-import { contentSource, draftSource, embeddedContent, type ContentSource } from "./source.server";
+import { contentSources, embeddedContent, type ContentSource, type ContentSources } from "./source.server";
 import { HomePage, Insight, LandingPage, LegalPage, PartnershipsPage, ResolvedPlan, ResolvedTutorialStep, SiteSettings, TutorialSettings } from "../content-model/content-types";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
@@ -67,18 +67,36 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 type Parse<T> = (raw: unknown, remember: boolean) => Parsed<T> | Promise<Parsed<T>>;
 
 /** Uploaded images are served by Sanity's image CDN when content comes from Sanity. */
-const imageCdn: ImageCdn | null = env.sanity ? { baseUrl: env.sanity.cdnUrl, projectId: env.sanity.projectId, dataset: env.sanity.dataset } : null;
+function imageCdn(): ImageCdn | null {
+  return env.sanity ? { baseUrl: env.sanity.cdnUrl, projectId: env.sanity.projectId, dataset: env.sanity.dataset } : null;
+}
 
 function zodParse<T>(schema: z.ZodType<T>): Parse<T> {
   return (raw) => {
     const result = schema.safeParse(raw);
     return result.success
-      ? { ok: true, value: withImageUrls(result.data, imageCdn) }
+      ? { ok: true, value: withImageUrls(result.data, imageCdn()) }
       : { ok: false, problems: result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`) };
   };
 }
 
-const remote = contentSource !== embeddedContent;
+/** The sources the caches and last good versions came from (contentSources: one per configuration). */
+let cachedFrom: ContentSources | undefined;
+
+/** The sources in force; when they are new (settings parsed again, in tests), what came from the old ones goes. */
+function sources(): ContentSources {
+  const now = contentSources();
+  if (cachedFrom && cachedFrom !== now) {
+    lastGood.clear();
+    lastGoodFunnels.clear();
+    invalidateContent();
+  }
+  cachedFrom = now;
+  return now;
+}
+
+/** Content comes from Sanity, with the embedded dataset as the fallback for broken documents. */
+const remote = () => sources().published !== embeddedContent;
 
 /**
  * Runs a query and parses its result. A missing document is null. A document that fails
@@ -88,12 +106,13 @@ const remote = contentSource !== embeddedContent;
  */
 async function load<T>(query: string, params: Record<string, unknown>, parse: Parse<T>): Promise<T | null> {
   const key = `${query}\u0000${JSON.stringify(params)}`;
-  if (inPreview() && draftSource) return fetchAndParse(draftSource, key, query, params, parse, false);
+  const { published, drafts } = sources();
+  if (inPreview() && drafts) return fetchAndParse(drafts, key, query, params, parse, false);
   // Only the dev server re-reads the embedded dataset on every request (file edits show at once).
-  const cacheable = env.nodeEnv !== "development" || remote;
+  const cacheable = env.nodeEnv !== "development" || published !== embeddedContent;
   let pending = cacheable ? (cache.get(key) as Promise<T | null> | undefined) : undefined;
   if (!pending) {
-    pending = fetchAndParse(contentSource, key, query, params, parse, true);
+    pending = fetchAndParse(published, key, query, params, parse, true);
     if (cacheable) {
       cache.set(key, pending);
       // A failed fetch should be retried next time, not cached.
@@ -135,7 +154,7 @@ async function fetchAndParse<T>(
 /** The last good version, else the embedded dataset's copy when it is valid, else nothing. */
 async function fallback<T>(key: string, query: string, params: Record<string, unknown>, parse: Parse<T>): Promise<T | null> {
   if (lastGood.has(key)) return lastGood.get(key) as T;
-  if (!remote) return null;
+  if (!remote()) return null;
   const raw = await embeddedContent.fetch(query, params);
   if (raw === null || raw === undefined) return null;
   const parsed = await parse(raw, false);
@@ -162,7 +181,7 @@ const parseFunnels: Parse<Map<string, Funnel>> = async (raw, remember) => {
     if (previous) byRoute.set(previous.route, previous);
     else broken.push(id);
   }
-  if (broken.length && remote) {
+  if (broken.length && remote()) {
     const embedded = (await embeddedContent.fetch(ALL_FUNNELS, {})) as { funnels: { _id: string }[]; sharedQuestions: { _id: string }[] };
     const embeddedShared = new Map(embedded.sharedQuestions.map((q) => [q._id, q as unknown]));
     for (const id of broken) {

@@ -14,7 +14,7 @@ import crypto from "node:crypto";
 import { validatePreviewUrl } from "@sanity/preview-url-secret";
 import { now } from "~/utils/clock.server";
 import { env } from "~/utils/env.server";
-import { previewClient } from "./source.server";
+import { contentSources } from "./source.server";
 
 export const PREVIEW_COOKIE = "gc_preview";
 const LIFETIME_S = 60 * 60;
@@ -26,7 +26,7 @@ const previewing = new AsyncLocalStorage<Preview | null>();
 
 /** Drafts can be shown only when content comes from Sanity and the server holds a token. */
 export function previewAvailable(): boolean {
-  return previewClient !== null;
+  return contentSources().previewClient !== null;
 }
 
 function sign(expires: number, studioOrigin: string): string {
@@ -75,6 +75,7 @@ export type PreviewLink = { ok: true; redirectTo: string | null; studioOrigin: s
  * the secret must be one the Studio stored in the dataset within the last hour.
  */
 export async function checkPreviewLink(url: string): Promise<PreviewLink> {
+  const { previewClient } = contentSources();
   if (!previewClient) return { ok: false, reason: "unavailable" };
   let result: Awaited<ReturnType<typeof validatePreviewUrl>>;
   try {

@@ -5,7 +5,7 @@
  */
 import { createClient, type SanityClient } from "@sanity/client";
 import { evaluate, parse } from "groq-js";
-import { env } from "~/utils/env.server";
+import { env, type Env } from "~/utils/env.server";
 import { readEmbeddedDataset, type Document } from "./embedded-dataset.server";
 
 export type ContentSource = {
@@ -28,8 +28,8 @@ export function sanitySource(client: SanityClient): ContentSource {
   return { name: "sanity", fetch: (query, params) => client.fetch(query, params) };
 }
 
-function sanityClient(drafts: boolean): SanityClient {
-  const { projectId, dataset, apiVersion, token, apiHost, useCdn } = env.sanity!;
+function sanityClient(sanity: NonNullable<Env["sanity"]>, drafts: boolean): SanityClient {
+  const { projectId, dataset, apiVersion, token, apiHost, useCdn } = sanity;
   return createClient({
     projectId,
     dataset,
@@ -49,14 +49,35 @@ export const embeddedContent: ContentSource = embeddedSource(() =>
   env.nodeEnv === "development" ? readEmbeddedDataset() : (embeddedDocuments ??= readEmbeddedDataset()),
 );
 
-/** Published content: Sanity when configured, else the embedded dataset. */
-export const contentSource: ContentSource = env.sanity ? sanitySource(sanityClient(false)) : embeddedContent;
+/** Where content comes from under the settings in force. */
+export type ContentSources = {
+  /** Published content: Sanity when configured, else the embedded dataset. */
+  published: ContentSource;
+  /**
+   * The client that reads drafts and the Studio's preview secrets (with the server-only token);
+   * null when drafts cannot be read (no Sanity, no token).
+   */
+  previewClient: SanityClient | null;
+  /** Drafts over published content, for preview. */
+  drafts: ContentSource | null;
+};
+
+function sourcesFor(sanity: Env["sanity"]): ContentSources {
+  const previewClient = sanity?.token ? sanityClient(sanity, true) : null;
+  return {
+    published: sanity ? sanitySource(sanityClient(sanity, false)) : embeddedContent,
+    previewClient,
+    drafts: previewClient ? sanitySource(previewClient) : null,
+  };
+}
 
 /**
- * The client that reads drafts and the Studio's preview secrets (with the server-only token);
- * null when drafts cannot be read (no Sanity, no token).
+ * The sources, built once per configuration. A server's never changes (reloadEnv refuses in
+ * production), so it builds them once; a unit test that switches Sanity on with reloadEnv()
+ * (docs/decisions/0046) gets clients for the settings it made.
  */
-export const previewClient: SanityClient | null = env.sanity?.token ? sanityClient(true) : null;
-
-/** Drafts over published content, for preview. */
-export const draftSource: ContentSource | null = previewClient ? sanitySource(previewClient) : null;
+let current: { sanity: Env["sanity"]; sources: ContentSources } | undefined;
+export function contentSources(): ContentSources {
+  if (!current || current.sanity !== env.sanity) current = { sanity: env.sanity, sources: sourcesFor(env.sanity) };
+  return current.sources;
+}

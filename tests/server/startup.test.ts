@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -162,5 +162,22 @@ describe("start-up configuration", () => {
     } finally {
       server.kill("SIGTERM");
     }
+  });
+});
+
+describe("start-up on a fresh data folder", () => {
+  test("gives processes starting at once one and the same generated session secret", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "glow-secret-"));
+    // Each process loads the module, then sleeps until the same instant to read its secret (a
+    // timer, not a busy loop: six spinning processes would take the cores the others need).
+    const startAt = Date.now() + 3000;
+    const script = `import("./app/utils/env.server.ts").then((m) => setTimeout(() => console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(dataDir)} }).sessionSecret), ${startAt} - Date.now()))`;
+    const read = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["--import", "tsx", "-e", script], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
+      );
+    const secrets = await Promise.all(Array.from({ length: 6 }, read));
+    expect(new Set(secrets).size).toBe(1);
+    expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -6,24 +6,29 @@
  */
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import * as content from "~/content/content.server";
 import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
+import * as preview from "~/content/preview.server";
 import { toSanityDocument } from "~/content/sanity-format";
+import { loader as landingLoader } from "~/routes/_index";
+import { loader as previewRoute } from "~/routes/preview";
+import { action as webhookAction } from "~/routes/webhooks.sanity";
+import { reloadEnv } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
 
 const WEBHOOK_SECRET = "whsec-test-0123456789";
 const STUDIO = "https://studio.glowcoach.test";
+const SANITY_SETTINGS = ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET"];
 
 let fake: FakeSanity;
-let content: typeof import("~/content/content.server");
-let webhookAction: typeof import("~/routes/webhooks.sanity").action;
-let preview: typeof import("~/content/preview.server");
-let landingLoader: typeof import("~/routes/_index").loader;
-let previewRoute: typeof import("~/routes/preview").loader;
-let logger: typeof import("~/utils/logger.server").logger;
 const errors: string[] = [];
 
 beforeAll(async () => {
   fake = await startFakeSanity({ documents: readEmbeddedDataset().map(toSanityDocument) });
+  // The embedded dataset's landing page in the caches, as a file before this one in the worker
+  // may have left it: the first test proves it goes when Sanity is switched on.
+  await landing();
   Object.assign(process.env, {
     SANITY_PROJECT_ID: fake.projectId,
     SANITY_DATASET: fake.dataset,
@@ -31,18 +36,15 @@ beforeAll(async () => {
     SANITY_API_HOST: fake.url,
     SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
   });
-  // Modules read the environment when imported: import them only now.
-  vi.resetModules();
-  content = await import("~/content/content.server");
-  webhookAction = (await import("~/routes/webhooks.sanity")).action;
-  preview = await import("~/content/preview.server");
-  landingLoader = (await import("~/routes/_index")).loader;
-  previewRoute = (await import("~/routes/preview")).loader;
-  logger = (await import("~/utils/logger.server")).logger;
+  // Content now comes from Sanity: the sources follow the settings, and what the embedded
+  // dataset filled the caches with goes (content.server.ts).
+  reloadEnv();
 });
 afterAll(async () => {
+  vi.restoreAllMocks();
+  for (const key of SANITY_SETTINGS) delete process.env[key];
+  reloadEnv();
   await fake.close();
-  for (const key of ["SANITY_PROJECT_ID", "SANITY_DATASET", "SANITY_API_TOKEN", "SANITY_API_HOST", "SANITY_WEBHOOK_SECRET"]) delete process.env[key];
 });
 beforeEach(() => {
   errors.length = 0;
@@ -193,6 +195,19 @@ describe("content from Sanity", () => {
       expect(await refused.text()).toBe("That preview link is not valid or has expired. Open the preview again from the Studio.");
     }
     expect((await link(await studioSecret(), "//evil.example")).headers.get("Location")).toBe("/");
+  });
+});
+
+describe("content follows settings parsed again (reloadEnv, for tests sharing modules)", () => {
+  it("with Sanity switched off, pages show the embedded dataset at once, not what Sanity sent", async () => {
+    edit("page-landing", (d) => (d.headline = "Only in Sanity"));
+    await postWebhook(await signedWebhook({ _id: "page-landing" }));
+    expect((await landing()).headline).toBe("Only in Sanity");
+    for (const key of SANITY_SETTINGS) delete process.env[key];
+    reloadEnv();
+    const embedded = readEmbeddedDataset().find((d) => d._id === "page-landing")!;
+    expect((await landing()).headline).toBe(embedded.headline);
+    expect(preview.previewAvailable()).toBe(false);
   });
 });
 

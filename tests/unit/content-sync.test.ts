@@ -1,13 +1,12 @@
 /**
  * content:push and content:pull against a local Sanity API (fake-sanity.ts) with the real
  * @sanity/client: a round trip leaves the files byte for byte as they were, a second push
- * writes nothing, and a marketer's edit comes back as exactly that change.
+ * writes nothing, and a marketer's edit comes back as exactly that change. The commands
+ * themselves, as processes (their variables, exit codes and output), are tests/server/content-scripts.test.ts.
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { createClient } from "@sanity/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEmbeddedDataset } from "~/content/embedded-dataset.server";
@@ -18,9 +17,6 @@ import { videoView } from "~/members/personalise";
 import { startFakeSanity, type FakeSanity } from "./fake-sanity";
 import { imageOnCdn } from "~/content/image-urls.server";
 import { pixelAt, png, readPng } from "./png";
-
-const run = promisify(execFile);
-const tsx = path.resolve("node_modules/.bin/tsx");
 
 /** A copy of the content files only, so tests can pull into it. */
 function copyContent(): string {
@@ -222,36 +218,6 @@ describe("content:push and content:pull", () => {
     expect((await pullContent(client, root)).copiedAssets).toEqual([]);
     fake.put(tutorial);
   });
-
-  it("the npm scripts refuse to run without the Sanity variables, naming them", async () => {
-    const env = { ...process.env, SANITY_PROJECT_ID: "", SANITY_API_TOKEN: "" };
-    const failure = await run(tsx, ["scripts/content.ts", "push"], { env }).catch((e) => e);
-    expect(failure.code).toBe(2);
-    expect(failure.stderr).toMatch(/SANITY_PROJECT_ID: is required/);
-    expect(failure.stderr).toMatch(/SANITY_API_TOKEN: is required/);
-  }, 30_000);
-
-  it("npm run content:push and content:pull work end to end against the API", async () => {
-    const root = copyContent();
-    roots.push(root);
-    const own = await startFakeSanity();
-    try {
-      const env = { ...process.env, SANITY_PROJECT_ID: own.projectId, SANITY_DATASET: own.dataset, SANITY_API_TOKEN: own.token, SANITY_API_HOST: own.url };
-      const script = path.resolve("scripts/content.ts");
-      const count = readEmbeddedDataset().length;
-      // A second push writing nothing is proven in-process above; here, the command's own wiring.
-      const push = await run(tsx, [script, "push"], { env, cwd: root });
-      expect(push.stdout).toContain(`content:push to fakeproject/production: ${count} written, 0 unchanged`);
-      const pull = await run(tsx, [script, "pull"], { env, cwd: root });
-      expect(pull.stdout).toContain("content:pull from fakeproject/production: 0 files updated, 0 removed");
-      // A wrong token is refused by the API, and the script says so instead of pretending.
-      const refused = await run(tsx, [script, "push"], { env: { ...env, SANITY_API_TOKEN: "wrong" }, cwd: root }).catch((e) => e);
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain("content:push failed: Unauthorized - Session not found");
-    } finally {
-      await own.close();
-    }
-  }, 60_000);
 });
 
 describe("Sanity's fields in and out of a document", () => {

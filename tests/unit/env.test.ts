@@ -19,6 +19,8 @@ function problems(source: Record<string, string>): string {
 }
 
 describe("configuration", () => {
+  // Processes starting at once on a fresh data folder share one generated secret:
+  // tests/server/startup.test.ts (it starts processes).
   it("needs no variables outside production, and keeps a generated session secret", () => {
     const DATA_DIR = tempDataDir();
     const first = parseEnv({ DATA_DIR });
@@ -69,22 +71,6 @@ describe("configuration", () => {
     }
     expect(parseEnv({ DATA_DIR, DATABASE_URL: "postgresql://glow@127.0.0.1/glow", DATABASE_POOL_SIZE: "4" }).databasePoolSize).toBe(4);
   });
-
-  it("gives processes starting at once on a fresh data folder one and the same session secret", async () => {
-    const DATA_DIR = tempDataDir();
-    const { execFile } = await import("node:child_process");
-    // Each process loads the module, then sleeps until the same instant to read its secret (a
-    // timer, not a busy loop: six spinning processes would take the cores the others need).
-    const startAt = Date.now() + 3000;
-    const script = `import("./app/utils/env.server.ts").then((m) => setTimeout(() => console.log(m.parseEnv({ DATA_DIR: ${JSON.stringify(DATA_DIR)} }).sessionSecret), ${startAt} - Date.now()))`;
-    const read = () =>
-      new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ["--import", "tsx", "-e", script], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
-      );
-    const secrets = await Promise.all(Array.from({ length: 6 }, read));
-    expect(new Set(secrets).size).toBe(1);
-    expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
-  }, 30_000);
 
   it("accepts a full production configuration", () => {
     const env = parseEnv({

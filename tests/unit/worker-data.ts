@@ -6,7 +6,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { isPostgres, UNIT_DATA_DIR, workerDatabaseUrl } from "./global-setup";
 
-const worker = process.env.VITEST_POOL_ID ?? "1";
+// The fresh project's thread is numbered after the shared project's processes (vitest.config.ts):
+// each pool counts its workers from 1.
+const worker = String(Number(process.env.UNIT_WORKERS_BEFORE ?? 0) + Number(process.env.VITEST_POOL_ID ?? 1));
 const dir = path.join(UNIT_DATA_DIR, `worker-${worker}`);
 const postgresUrl = process.env.TEST_DATABASE_URL;
 if (isPostgres(postgresUrl)) {
