@@ -16,6 +16,9 @@ type Answers = Record<string, string | string[]>;
  * by themselves) one submit button per option. JavaScript adds the disabled state,
  * the auto-advance delay and exclusive choices; without it the same form posts as is. With it,
  * an answer shows the next step at once and reaches the server behind it (answer-queue.ts).
+ * A choice and the Continue button change colour at once, with no transition: a colour
+ * transition is drawn frame by frame on the page's main thread, and the next tap waited behind
+ * it (ADR 43).
  */
 export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   const { step } = view;
@@ -106,7 +109,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
 
         {autoAdvance ? null : (
           <div className="mt-8 flex flex-col items-center gap-3">
-            <button type="submit" className="btn-primary continue-button w-full" disabled={hydrated && (!ready || sending)}>
+            <button type="submit" className="btn-primary continue-button w-full transition-none" disabled={hydrated && (!ready || sending)}>
               {continueLabel(step, answers)}
             </button>
             {step.note ? <p className="text-center text-sm text-muted">{step.note}</p> : null}
@@ -148,7 +151,7 @@ function ChoiceInput({
   const id = useId();
   return (
     <label
-      className={`group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 shadow-soft ${large ? "py-5" : "py-3.5"} transition-colors hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500`}
+      className={`group relative flex cursor-pointer items-center gap-4 rounded-2xl border border-line bg-white px-4 shadow-soft ${large ? "py-5" : "py-3.5"} hover:border-rose-200 has-[:checked]:border-rose-500 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-[3px] has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-500`}
     >
       <input
         type={multiple ? "checkbox" : "radio"}
@@ -162,7 +165,7 @@ function ChoiceInput({
       />
       <span
         aria-hidden="true"
-        className={`flex h-6 w-6 shrink-0 items-center justify-center border-2 border-line bg-white text-white transition-colors peer-checked:border-rose-600 peer-checked:bg-rose-600 ${multiple ? "rounded-md" : "rounded-full"}`}
+        className={`flex h-6 w-6 shrink-0 items-center justify-center border-2 border-line bg-white text-white peer-checked:border-rose-600 peer-checked:bg-rose-600 ${multiple ? "rounded-md" : "rounded-full"}`}
       >
         <CheckIcon className="h-3.5 w-3.5" />
       </span>
@@ -203,7 +206,7 @@ function AdvanceButton({
       aria-pressed={selected}
       disabled={disabled && !selected}
       onClick={onChoose}
-      className="flex w-full items-center gap-4 rounded-2xl border border-line bg-white px-4 py-4 text-left shadow-soft transition-colors hover:border-rose-200 aria-pressed:border-rose-500 aria-pressed:bg-rose-50"
+      className="flex w-full items-center gap-4 rounded-2xl border border-line bg-white px-4 py-4 text-left shadow-soft hover:border-rose-200 aria-pressed:border-rose-500 aria-pressed:bg-rose-50"
     >
       <span className="flex min-w-0 flex-1 flex-col">
         <span className="text-lg font-medium text-ink">{option.label}</span>
