@@ -56,7 +56,9 @@ function stored<T>(key: string, fallback: T): T {
 }
 function store(key: string, value: unknown): void {
   try {
-    window.sessionStorage.setItem(key, JSON.stringify(value));
+    const json = JSON.stringify(value);
+    // A write costs a millisecond or more in Chromium; a step shown usually changes nothing.
+    if (window.sessionStorage.getItem(key) !== json) window.sessionStorage.setItem(key, json);
   } catch {
     // Private modes: this page's memory still has it.
   }

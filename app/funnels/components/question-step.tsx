@@ -62,7 +62,7 @@ export function QuestionStep({ view }: { view: ViewOf<"question"> }) {
   }
 
   return (
-    <StepChrome backHref={view.backHref} label={step.label} progress={step.progress}>
+    <StepChrome backHref={view.backHref} label={step.label} progress={step.progress} fadeIn={false}>
       <h1 id={headingId} ref={heading} tabIndex={-1} className="text-3xl font-semibold leading-tight outline-none sm:text-4xl">
         {step.title}
       </h1>
