@@ -46,7 +46,9 @@ export function refundTermsLines(offers: readonly { product: string; plans: read
   return offers.flatMap((offer) =>
     offer.plans.map((plan) => {
       const name = offer.plans.length > 1 ? `${offer.product}, ${plan.name}` : plan.name;
-      return plan.refundDays > 0 ? `${name}: ${plan.refundDays} days from your purchase.` : `${name}: no refund after purchase.`;
+      return plan.refundDays > 0
+        ? `${name}: ${plan.refundDays} ${plan.refundDays === 1 ? "day" : "days"} from your purchase.`
+        : `${name}: no refund after purchase.`;
     }),
   );
 }

@@ -73,6 +73,10 @@ describe("refund windows", () => {
       "Gift Card: no refund after purchase.",
     ]);
   });
+
+  it("a one-day window reads as one day", () => {
+    expect(refundTermsLines([{ product: "Trial", plans: [{ name: "Trial Week", refundDays: 1 }] }])).toEqual(["Trial Week: 1 day from your purchase."]);
+  });
 });
 
 describe("what a plan switch does with the money paid", () => {
