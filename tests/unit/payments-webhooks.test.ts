@@ -323,6 +323,9 @@ describe("webhooks", () => {
     // Like Stripe, a delivery answered with anything but 2xx is sent again later.
     const statuses = new Map<number, number>();
     let retried = 0;
+    // Each event is applied once; every later delivery of it is answered from the record.
+    const applied = new Map<string, number>();
+    let answeredFromRecord = 0;
     while (deliveries.length) {
       const delivery = deliveries.shift()!;
       const answer = await handleStripeWebhook(delivery.payload, delivery.header);
@@ -337,7 +340,12 @@ describe("webhooks", () => {
         continue;
       }
       expect(answer.status, answer.body).toBe(200);
+      const id = (JSON.parse(delivery.payload) as StripeEvent).id;
+      if (answer.body === `Already processed ${id}.`) answeredFromRecord++;
+      else if (!answer.body.startsWith("Ignored")) applied.set(id, (applied.get(id) ?? 0) + 1);
     }
+    expect([...applied.values()].filter((times) => times > 1)).toEqual([]);
+    expect(answeredFromRecord).toBeGreaterThan(0);
 
     // Exactly the right entitlements: one per purchase, in its latest state.
     for (const want of expected) {
