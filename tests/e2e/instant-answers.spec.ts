@@ -104,6 +104,26 @@ test.describe("instant answers", () => {
     await expect(page.getByText("Please check that answer")).toHaveCount(0);
   });
 
+  test("Back pressed the moment an answer showed the next question goes back: the question shown early does not stay", async ({ page }, testInfo) => {
+    await page.goto("/quiz/1");
+    await hydrated(page, testInfo);
+    // The answer and the Back link of the question it showed, in one task of the page: before
+    // the router has arrived at step 2 (as on a slow phone, or a double tap on the way back).
+    await page.evaluate(() => {
+      const input = [...document.querySelectorAll("main input")].find(
+        (i) => i.closest("label")?.querySelector("[id$=-label]")?.textContent?.trim() === "Dry",
+      ) as HTMLInputElement;
+      input.click();
+      (document.querySelector("main button.continue-button") as HTMLButtonElement).click();
+      // Step 2's Back link, on screen from the tap.
+      (document.querySelector('main a[href="/quiz/1"]') as HTMLAnchorElement).click();
+    });
+    await expect(page).toHaveURL("/quiz/1");
+    await expect(page.getByText("Step 1 of 12", { exact: true })).toBeVisible();
+    await expect(page.getByRole("radio", { name: "Dry" })).toBeChecked();
+    await expect(page.getByText("Step 2 of 12", { exact: true })).toHaveCount(0);
+  });
+
   test("a send whose response is lost is sent again with the same key: stored once, and the quiz goes on", async ({ page, context }, testInfo) => {
     await page.goto("/quiz/1");
     await hydrated(page, testInfo);

@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from "@remix-run/react";
-import { memo, Suspense, useEffect, useLayoutEffect, useState, type ComponentType } from "react";
+import { memo, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from "react";
 import { flushSync } from "react-dom";
 import { preloadable } from "~/utils/preloadable";
 import type { Step } from "../../content-model/funnel";
@@ -42,8 +42,13 @@ function LaterStep({ view }: { view: StepView }) {
 /** Runs as the render is put on screen (React's layout effect; the server renders no screen, and says so). */
 const useCommitEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
-/** A page an answer led to, and its address: on screen until the router has arrived there. */
-type ShownEarly = { to: string; page: StepView };
+/**
+ * A page an answer led to, and its address: on screen until the router has arrived there.
+ * `from`: the router's location when the first of these answers was given; `via`: every address
+ * answers have sent the router to since (it may land an earlier one first). The router arriving
+ * anywhere else (a link followed before it got there) ends the early page.
+ */
+type ShownEarly = { to: string; page: StepView; from: string; via: string[] };
 
 /**
  * Connects the page to the answers on their way (app/funnels/answer-queue.ts): how to move when
@@ -54,20 +59,28 @@ type ShownEarly = { to: string; page: StepView };
  */
 function useAnswerQueue(routeView: StepView): StepView {
   const navigate = useNavigate();
-  const at = useLocation().pathname;
+  const location = useLocation();
+  const at = location.pathname;
+  const locationKey = useRef(location.key);
   const [early, setEarly] = useState<ShownEarly | null>(null);
   useEffect(
     () =>
       registerNavigate(
         (to, options) => navigate(to, options),
-        (shown) => flushSync(() => setEarly(shown)),
+        (shown) =>
+          flushSync(() =>
+            setEarly((before) => shown && { ...shown, from: before?.from ?? locationKey.current, via: [...(before?.via ?? []), shown.to] }),
+          ),
       ),
     [navigate],
   );
-  // Arrived: the route's own page from here on (the same page, handed over).
   useCommitEffect(() => {
-    if (early && at === early.to) setEarly(null);
-  }, [at, early]);
+    locationKey.current = location.key;
+    if (!early) return;
+    // Arrived: the route's own page from here on (the same page, handed over). Or gone
+    // somewhere no answer sent it (a link followed before it arrived): that place's page.
+    if (at === early.to || (location.key !== early.from && !early.via.includes(at))) setEarly(null);
+  }, [at, location.key, early]);
   // Back and forward go where the browser says, whatever was shown early.
   useEffect(() => {
     const drop = () => setEarly(null);
