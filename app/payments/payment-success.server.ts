@@ -4,8 +4,9 @@
  * just bought when that is safe.
  *
  * A session id is not a secret to rely on (it sits in a URL), so it only works in the browser
- * whose visitor id started the checkout. Anyone else learns nothing: the same answer as an
- * id that does not exist.
+ * whose visitor id started the checkout, or in one a checkout reminder sent on to reopen it
+ * (read on another device: its signed cookie, and Stripe's word that the session came from that
+ * checkout's recovery link). Anyone else learns nothing: the same answer as an id that does not exist.
  *
  * A checkout's e-mail is typed by the buyer and proves nothing about who owns it
  * (account-state.ts decides): an address not yet verified gets this browser a purchase
@@ -29,6 +30,7 @@ import { oneTapOfferAfter, type OneTapView } from "./one-tap.server";
 import { EMAIL_ERROR, MAGIC_LINK_SENT } from "./messages";
 import { stripeClient } from "./stripe.server";
 import { logger } from "~/utils/logger.server";
+import { reopenedCheckout } from "~/recovery/links.server";
 
 export type PaymentState =
   | { state: "no-session" }
@@ -79,13 +81,17 @@ async function confirmWithStripe(sessionId: string): Promise<void> {
 
 /**
  * A Stripe session we have no row for, in a browser whose Stripe checkout expired with a
- * recovery link (ADR 44): when Stripe says it was opened from that link, it is recorded as this
- * browser's checkout (adoptRecoveredCheckout). Stripe is asked only for such a browser.
+ * recovery link, or that a checkout reminder sent on to reopen one (`reopened`, ADR 44): when
+ * Stripe says it was opened from such a link, it is recorded as the expired checkout's copy
+ * (adoptRecoveredCheckout). Stripe is asked only for such a browser.
  */
-async function recoveredHere(sessionId: string, visitorId: string) {
+async function recoveredHere(sessionId: string, visitorId: string, reopened: string | null) {
   const stripe = stripeClient();
   if (!stripe) return null;
-  const expired = await db.checkoutSession.findFirst({ where: { visitorId, provider: "stripe", recoveryUrl: { not: null } }, select: { id: true } });
+  const expired = await db.checkoutSession.findFirst({
+    where: { provider: "stripe", recoveryUrl: { not: null }, OR: [{ visitorId }, ...(reopened ? [{ id: reopened }] : [])] },
+    select: { id: true },
+  });
   if (!expired) return null;
   try {
     const session = await stripe.checkout.sessions.retrieve(sessionId);
@@ -95,6 +101,21 @@ async function recoveredHere(sessionId: string, visitorId: string) {
     return null;
   }
   return db.checkoutSession.findUnique({ where: { id: sessionId } });
+}
+
+/**
+ * Whether this browser, sent on by a checkout reminder to reopen expired checkout `reopened`,
+ * paid checkout `sessionId` from it: the buyer read the e-mail on another device (ADR 44).
+ */
+async function reopenedHere(sessionId: string, reopened: string | null): Promise<boolean> {
+  const stripe = stripeClient();
+  if (!stripe || !reopened) return false;
+  try {
+    return (await stripe.checkout.sessions.retrieve(sessionId)).recovered_from === reopened;
+  } catch (error) {
+    logger.warn({ err: error }, `[payment-success] could not look ${sessionId} up at Stripe`);
+    return false;
+  }
 }
 
 /**
@@ -132,8 +153,11 @@ export async function checkPayment(input: PaymentSuccessInput): Promise<PaymentS
   if (!sessionId) return { state: "no-session" };
   if (!SESSION_ID.test(sessionId)) return { state: "unverified" };
 
-  let row = (await db.checkoutSession.findUnique({ where: { id: sessionId } })) ?? (await recoveredHere(sessionId, input.visitorId));
-  if (!row || row.visitorId !== input.visitorId) return { state: "unverified" };
+  const reopened = await reopenedCheckout(input.cookieHeader);
+  let row = (await db.checkoutSession.findUnique({ where: { id: sessionId } })) ?? (await recoveredHere(sessionId, input.visitorId, reopened));
+  if (!row) return { state: "unverified" };
+  const startedHere = row.visitorId === input.visitorId;
+  if (!startedHere && !(await reopenedHere(row.id, reopened))) return { state: "unverified" };
 
   if (row.status !== "complete" && row.provider === "stripe") {
     try {
@@ -176,6 +200,7 @@ export async function checkPayment(input: PaymentSuccessInput): Promise<PaymentS
     access: session?.userId !== row.userId ? "sign-in-by-link" : session.kind === "full" ? "signed-in" : "purchase",
     // The routine plan this purchase unlocked, by name ("Your Crease-Free Makeup routine is now active").
     routinePlan: row.routinePlanId ? ((await getPlan(row.routinePlanId))?.name ?? null) : null,
-    oneTap: await oneTapOfferAfter(row),
+    // Charged to the saved card from the browser that started the checkout only (buyOneTap).
+    oneTap: startedHere ? await oneTapOfferAfter(row) : null,
   };
 }

@@ -29,7 +29,7 @@ import { now } from "~/utils/clock.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { query, queryRows, statement } from "~/utils/sql.server";
-import { backLink, openImageLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
+import { backLink, markReopened, openImageLink, recoveryUnsubscribeLink, type EmailTag } from "./links.server";
 import { atSensibleHour, sequenceDueAt } from "./schedule";
 
 export const LEASE_MS = 5 * 60_000;
@@ -211,9 +211,11 @@ export async function unsubscribeLead(leadId: string, at: Date = now()): Promise
 
 /**
  * A recovery link followed: the answers cookie for the lead's funnel, holding the lead's result
- * (as if this browser had just finished the quiz), and the offer page to land on. Null: no such lead.
+ * (as if this browser had just finished the quiz), and where to go: the offer page, or for the
+ * checkout reminder, Stripe's recovery link while it lasts (with the cookie that makes this
+ * browser the buyer's when she pays there). Null: no such lead.
  */
-export async function restoreFromLead(leadId: string, tag: EmailTag, visitorId: string): Promise<{ to: string; cookie: string } | null> {
+export async function restoreFromLead(leadId: string, tag: EmailTag, visitorId: string, at: Date = now()): Promise<{ to: string; cookies: string[] } | null> {
   const lead = await db.lead.findUnique({ where: { id: leadId } });
   if (!lead) return null;
   const funnel = await getFunnelById(lead.funnelId);
@@ -221,7 +223,20 @@ export async function restoreFromLead(leadId: string, tag: EmailTag, visitorId: 
   const answers = JSON.parse(lead.answers) as Record<string, string | string[]>;
   const cookie = await writeFunnelState(funnel, { answers: {}, result: { insight: lead.insight, answers, at: lead.createdAt.toISOString() } });
   await recordEvent({ visitorId, name: "recovery_clicked", funnel: lead.funnelId, props: { lead: lead.id, email: tag, leadVisitor: lead.visitorId } });
-  return { to: lead.offerPath, cookie };
+  // Bought since (from this link or not): the offer page, which says what she owns.
+  const reopen = tag === "checkout" && !(await boughtSince(lead)) ? await reopenableCheckout(lead, at) : null;
+  return reopen ? { to: reopen.recoveryUrl, cookies: [cookie, await markReopened(reopen.id)] } : { to: lead.offerPath, cookies: [cookie] };
+}
+
+/** The lead's browser's Stripe checkout that expired with a recovery link still valid at `at`. */
+async function reopenableCheckout(lead: LeadRow, at: Date): Promise<{ id: string; recoveryUrl: string } | null> {
+  const expired = await db.checkoutSession.findFirst({
+    where: { visitorId: lead.visitorId, provider: "stripe", status: "canceled", recoveryUrl: { not: null }, createdAt: { gte: lead.createdAt } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, recoveryUrl: true, recoveryUrlExpiresAt: true },
+  });
+  if (!expired?.recoveryUrl || (expired.recoveryUrlExpiresAt && expired.recoveryUrlExpiresAt <= at)) return null;
+  return { id: expired.id, recoveryUrl: expired.recoveryUrl };
 }
 
 // ---------------------------------------------------------------------------
@@ -365,8 +380,9 @@ export async function handleLead(job: ClaimedLead, at: Date, send: Send = sendEm
   ]);
   const answers = JSON.parse(lead.answers) as Record<string, string | string[]>;
   const fill = (text: string) => (funnel ? fillTemplate(text, funnel, answers) : text);
-  // Stripe's recovery link reopens the very checkout (a copy of it) while it lasts; else the offer with the answers.
-  const link = checkout?.recoveryUrl ?? backLink(lead.id, tag, lead.offerPath);
+  // Our signed link, counted when followed: the checkout reminder's goes on to Stripe's recovery
+  // link (the very checkout, a copy of it) while that lasts; else the offer with the answers.
+  const link = backLink(lead.id, tag, lead.offerPath);
   const unsubscribe = recoveryUnsubscribeLink(lead.id);
   const message = recoveryEmail({
     kind,

@@ -7,8 +7,13 @@
  *  - "unsubscribe" names a lead; it stops the recovery e-mails to its address (RFC 8058 one-click,
  *    on /reminders/unsubscribe, the page every e-mail of ours unsubscribes on);
  *  - "open" (the e-mail's 1×1 image) names a lead and the e-mail: loading it counts that e-mail opened.
+ * The checkout reminder's "see my plan" is the same link (tag "checkout"): while Stripe's recovery
+ * link for her expired checkout lasts, it goes on there, and the browser that followed it carries
+ * a signed cookie naming that checkout (`reopenedCheckout`), so the payment success page knows
+ * it as the buyer's browser whichever device the e-mail was read on (ADR 44).
  */
 import crypto from "node:crypto";
+import { signedCookie } from "~/utils/cookies.server";
 import { env } from "~/utils/env.server";
 
 type Purpose = "back" | "unsubscribe" | "open";
@@ -76,4 +81,19 @@ export function leadFromUnsubscribeToken(token: string | null): string | null {
   if (dot <= 0) return null;
   const leadId = token.slice(0, dot);
   return LEAD_ID.test(leadId) && matches("unsubscribe", leadId, token.slice(dot + 1)) ? leadId : null;
+}
+
+/** Stripe keeps a recovery link for at most 30 days. */
+const reopenedCookie = signedCookie("gc_reopened", 30 * 24 * 60 * 60);
+const CHECKOUT_ID = /^cs_[A-Za-z0-9_-]{8,255}$/;
+
+/** The Set-Cookie of a browser sent on to reopen expired Stripe checkout `checkoutId`. */
+export function markReopened(checkoutId: string): Promise<string> {
+  return reopenedCookie.serialize(checkoutId);
+}
+
+/** The expired Stripe checkout this browser was sent on to reopen by a checkout reminder, or null. */
+export async function reopenedCheckout(cookieHeader: string | null): Promise<string | null> {
+  const value: unknown = await reopenedCookie.parse(cookieHeader).catch(() => null);
+  return typeof value === "string" && CHECKOUT_ID.test(value) ? value : null;
 }

@@ -35,13 +35,16 @@ export async function loader(args: LoaderFunctionArgs) {
   const address = `/${args.params.funnel}`;
   notePublishedPagesInBackground();
   if (!args.params.step && (await contentPageAt(address)) === "offer") {
-    // A recovery e-mail's "See My Plan" (ADR 44): restore that lead's answers, then the plain address.
+    // A recovery e-mail's "See My Plan" (ADR 44): restore that lead's answers, then the plain
+    // address, or for a checkout reminder Stripe's recovery link (from our records, never the URL's).
     const url = new URL(args.request.url);
     if (url.searchParams.has("lead")) {
       const link = fromSignedLink(url);
       const restored = link ? await restoreFromLead(link.leadId, link.tag, args.context.visitorId) : null;
       if (!restored) throw data("This link isn't valid. You can take the quiz again from the Glow Coach home page.", { status: 400 });
-      throw redirect(address, { status: 303, headers: { "Set-Cookie": restored.cookie, "Cache-Control": "no-store" } });
+      const headers = new Headers({ "Cache-Control": "no-store" });
+      for (const cookie of restored.cookies) headers.append("Set-Cookie", cookie);
+      throw redirect(restored.to, { status: 303, headers });
     }
     // Loaded before rendering, so the server renders the whole offer page.
     await offerPageModule.load();

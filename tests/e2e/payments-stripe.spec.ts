@@ -9,7 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
-import { expect, test } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
 import { startFakeStripe, type FakeStripe } from "../unit/fake-stripe";
 import { entitlementsOf, userIdOf } from "./members-helpers";
 import { takeQuiz } from "./quiz-helpers";
@@ -415,13 +415,14 @@ function zoneAtNoon(): string {
   return ahead === 0 ? "Etc/GMT" : ahead > 0 ? `Etc/GMT-${ahead}` : `Etc/GMT+${-ahead}`;
 }
 
-test("Stripe mode: a checkout left unfinished by a visitor who agreed to e-mails is reminded once, with Stripe's recovery link", async ({
+test("Stripe mode: a checkout left unfinished by a visitor who agreed to e-mails is reminded once; read on her phone, the link reopens it there, and she is the buyer there", async ({
   browser,
 }, testInfo) => {
   test.setTimeout(90_000);
   const fake = await startFakeStripe();
   const { base, child, dataDir } = await startStripeModeServer(fake);
   const context = await browser.newContext({ timezoneId: zoneAtNoon(), baseURL: base });
+  let phoneContext: BrowserContext | undefined;
   try {
     const page = await context.newPage();
     await page.route("https://checkout.stripe.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Stripe Checkout (fake)</h1>" }));
@@ -462,10 +463,39 @@ test("Stripe mode: a checkout left unfinished by a visitor who agreed to e-mails
       (fs.existsSync(path.join(dataDir, "mailbox")) ? mailboxOf(dataDir, email) : []).filter((m) => m.subject === "You were one step away from your plan");
     for (let i = 0; i < 2; i++) expect((await context.request.post(`${base}/test/reminders`, { headers: { Origin: base } })).status()).toBe(200);
     await expect.poll(() => reminders().length).toBe(1);
-    expect(reminders()[0].text).toContain(`See My Plan:\n${expired.after_expiration!.recovery.url}`);
     expect((await context.request.post(`${base}/test/reminders`, { headers: { Origin: base } })).status()).toBe(200);
     expect(reminders()).toHaveLength(1);
+
+    // She reads it on her phone: the link is ours, and goes on to Stripe's recovery link.
+    const seeMyPlan = /See My Plan:\n(\S+)/.exec(reminders()[0].text)![1];
+    expect(seeMyPlan.startsWith(`${base}/subscribe?`)).toBe(true);
+    const phone = await browser.newContext({ baseURL: base, viewport: { width: 390, height: 844 } });
+    phoneContext = phone;
+    const onPhone = await phone.newPage();
+    // Followed through the phone's own cookie jar: Playwright's routes do not catch a redirect's
+    // next request, and Stripe's page is not here to load.
+    const followed = await phone.request.get(seeMyPlan, { maxRedirects: 0 });
+    expect(followed.status()).toBe(303);
+    expect(followed.headers().location).toBe(expired.after_expiration!.recovery.url);
+    // She pays there, and Stripe sends the phone back to the success page: the purchase is hers
+    // here, and the sign-in e-mail goes to the address she paid with.
+    const recovered = fake.recover(expired.after_expiration!.recovery.url!);
+    const buyer = `phone-${email}`;
+    Object.assign(recovered, { status: "complete", payment_status: "paid", customer: `cus_${recovered.id}`, customer_details: { email: buyer } });
+    await onPhone.goto(recovered.success_url.replace("{CHECKOUT_SESSION_ID}", recovered.id));
+    await expect(onPhone.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+    await expect.poll(() => mailboxOf(dataDir, buyer).length).toBe(1);
+    expect(codeInMailbox(dataDir, buyer)).toMatch(/^[A-Z0-9]{6}$/);
+    // The browser that started the checkout is still the buyer's too; nobody else's is.
+    await page.goto(`${base}/payment-success?session_id=${recovered.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
+    const stranger = await browser.newContext({ baseURL: base });
+    const strangerPage = await stranger.newPage();
+    expect((await strangerPage.goto(`${base}/payment-success?session_id=${recovered.id}`))!.status()).toBe(404);
+    await stranger.close();
+    expect(mailboxOf(dataDir, buyer)).toHaveLength(1);
   } finally {
+    await phoneContext?.close();
     await context.close();
     child.kill("SIGTERM");
     await fake.close();

@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, describe, expect, it } from "vitest";
 import type { OutgoingEmail } from "~/email/mailer.server";
+import type { Go } from "~/utils/outcome";
 import { startFakeStripeForApp, type FakeStripe } from "./fake-stripe";
 
 const WEBHOOK_SECRET = "whsec_recovery_stripe";
@@ -18,8 +19,11 @@ afterAll(() => fake.close());
 const { startCheckout } = await import("~/payments/checkout.server");
 const { handleStripeWebhook } = await import("~/payments/webhooks.server");
 const { getOfferByPath } = await import("~/content/content.server");
-const { recordLead, runDueRecovery, noteLeadPurchase } = await import("~/recovery/leads.server");
+const { recordLead, runDueRecovery, noteLeadPurchase, restoreFromLead } = await import("~/recovery/leads.server");
 const { db } = await import("~/utils/db.server");
+const { fromSignedLink, markReopened } = await import("~/recovery/links.server");
+
+const { checkPayment } = await import("~/payments/payment-success.server");
 
 const signer = new Stripe("sk_test_fake", { telemetry: false });
 const HOUR = 3_600_000;
@@ -97,8 +101,11 @@ describe("Stripe's recovery of an expired checkout", () => {
     await runDueRecovery(new Date(later.getTime() + 60_000), mail.send);
     const [reminder, ...more] = reminders(mail.sent, lead.email);
     expect(more).toHaveLength(0);
-    expect(reminder.text).toContain(`See My Plan:\n${expired.after_expiration!.recovery.url}`);
-    expect(reminder.link).toBe(expired.after_expiration!.recovery.url);
+    // Our signed link, which goes on to Stripe's while it lasts (counted as clicked when followed).
+    expect(reminder.text).toContain(`See My Plan:\n${reminder.link}`);
+    expect(await restoreFromLead(fromSignedLink(new URL(reminder.link!))!.leadId, "checkout", lead.visitorId)).toMatchObject({
+      to: expired.after_expiration!.recovery.url,
+    });
     expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: sessionId } })).toMatchObject({ status: "canceled" });
     // The visitor who declined got nothing, and an expiry of theirs makes nothing due.
     expect(await deliver("checkout.session.expired", fake.expire(plain.sessionId))).toMatchObject({ status: 200, body: "checkout.session.expired: expired" });
@@ -115,6 +122,51 @@ describe("Stripe's recovery of an expired checkout", () => {
       ["recovery_purchased", row.amountMinor / 100],
       ["recovery_sent", "checkout"],
     ]);
+  });
+
+  it("the reminder read on another device: its link goes on to Stripe's, and that browser, where she pays, is the buyer's (once); no other browser is", async () => {
+    const lead = await visitorWithLead(true, new Date(Date.now() - HOUR));
+    const { sessionId } = await startStripeCheckout(lead.visitorId);
+    const expired = fake.expire(sessionId);
+    await deliver("checkout.session.expired", expired);
+    const mail = outbox();
+    await runDueRecovery(new Date(Date.now() + 12 * HOUR + 60_000), mail.send);
+    const [reminder] = reminders(mail.sent, lead.email);
+
+    // Her phone follows the e-mail's link: on to Stripe's recovery link, the phone marked as reopening that checkout.
+    const phone = crypto.randomUUID();
+    const link = fromSignedLink(new URL(reminder.link!))!;
+    expect(link.tag).toBe("checkout");
+    const followed = (await restoreFromLead(link.leadId, link.tag, phone))!;
+    expect(followed.to).toBe(expired.after_expiration!.recovery.url);
+    const cookieOf = (setCookies: string[]) => setCookies.map((c) => c.split(";", 1)[0]).join("; ");
+    const phoneCookies = cookieOf(followed.cookies);
+    expect(await db.analyticsEvent.count({ where: { visitorId: phone, name: "recovery_clicked" } })).toBe(1);
+
+    // She pays there; the page comes back before Stripe's webhook.
+    const recovered = fake.recover(expired.after_expiration!.recovery.url!);
+    const email = `phone-buyer-${crypto.randomUUID()}@glowcoach.test`;
+    Object.assign(recovered, { status: "complete", payment_status: "paid", customer: "cus_phone", customer_details: { email } });
+    const ask = (visitorId: string, cookieHeader: string | null) =>
+      checkPayment({ checkoutSessionId: recovered.id, visitorId, clientIp: "127.0.0.1", cookieHeader, browserSession: null });
+    // A browser without the mark, or marked for another checkout, learns nothing and changes nothing.
+    expect(await ask(crypto.randomUUID(), null)).toEqual({ state: "unverified" });
+    const other = await startStripeCheckout(crypto.randomUUID());
+    expect(await ask(phone, cookieOf([await markReopened(other.sessionId)]))).toEqual({ state: "unverified" });
+    expect(await db.user.findUnique({ where: { email } })).toBeNull();
+
+    // The phone: the purchase is hers, the sign-in e-mail goes out, and this browser may use the routine now.
+    const welcomed = await ask(phone, phoneCookies);
+    expect(welcomed).toMatchObject({ go: `/payment-success?session_id=${recovered.id}` });
+    const session = (welcomed as Go).cookies.find((cookie) => cookie.startsWith("gc_session="));
+    expect(session).toBeTruthy();
+    expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: recovered.id } })).toMatchObject({ status: "complete", emailStatus: "sent" });
+    // Once: the webhook after it, and the page again, send nothing more; no one-tap offer from a browser that did not start the checkout.
+    expect(await deliver("checkout.session.completed", recovered)).toMatchObject({ status: 200 });
+    expect(await ask(phone, phoneCookies)).toMatchObject({ state: "paid", email, emailStatus: "sent", oneTap: null });
+    expect(await db.entitlement.count({ where: { stripeCheckoutSessionId: recovered.id } })).toBe(1);
+    // The link again, after buying: the offer page (which says what she owns), not Stripe.
+    expect(await restoreFromLead(link.leadId, link.tag, phone)).toMatchObject({ to: "/subscribe" });
   });
 
   it("no reminder when she bought since, whatever Stripe says of the expired session", async () => {
