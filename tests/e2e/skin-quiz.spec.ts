@@ -92,21 +92,22 @@ test.describe("skin quiz", () => {
     });
     await page.getByRole("button", { name: "Get My Clear Skin Plan" }).click();
     await expect(page.getByText("Step 1 of 12", { exact: true })).toBeVisible();
-    expect(requests).toEqual(["POST /quiz/0.data"]);
+    // The browser's request events reach the test on their own channel: waited for, not raced.
+    await expect.poll(() => requests).toEqual(["POST /quiz/0.data"]);
     for (const { step, labels, button } of ANSWERS.slice(0, 3)) {
       requests.length = 0;
       for (const label of labels) await choose(page, label);
       await page.getByRole("button", { name: button, exact: true }).click();
       await expect(page.getByText(`Step ${step + 1} of 12`, { exact: true })).toBeVisible();
       await expect(page).toHaveURL(`/quiz/${step + 1}`);
-      expect(requests).toEqual([`POST /quiz/${step}.data`]);
+      await expect.poll(() => requests).toEqual([`POST /quiz/${step}.data`]);
     }
     // A link within the quiz asks for that step alone (the page around it is the same).
     requests.length = 0;
     await page.getByRole("link", { name: "Back" }).click();
     await expect(page).toHaveURL("/quiz/3");
     await expect(page.getByRole("radio", { name: "Over a year" })).toBeChecked();
-    expect(requests).toEqual(["GET /quiz/3.data"]);
+    await expect.poll(() => requests).toEqual(["GET /quiz/3.data"]);
   });
 
   test("answers survive a reload and are preselected; Back goes to the previous step @no-js", async ({ page }) => {
