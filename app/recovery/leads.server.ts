@@ -273,7 +273,7 @@ export async function claimDueLeads(at: Date, limit: number = BATCH): Promise<Cl
 /**
  * The checkout this lead's browser started and did not finish, whose reminder is due at `at`;
  * null: none. A local test checkout is due `checkoutHours` after it started; a Stripe one when
- * Stripe expired it with a recovery link (which the reminder then links to).
+ * Stripe expired it with a recovery link (where the reminder's link goes on to, restoreFromLead).
  */
 async function abandonedCheckout(lead: LeadRow, at: Date): Promise<{ id: string; planName: string; recoveryUrl: string | null } | null> {
   if (lead.checkoutHours === null || lead.checkoutReminded) return null;
