@@ -275,23 +275,21 @@ export async function claimDueLeads(at: Date, limit: number = BATCH): Promise<Cl
  * null: none. A local test checkout is due `checkoutHours` after it started; a Stripe one when
  * Stripe expired it with a recovery link (where the reminder's link goes on to, restoreFromLead).
  */
-async function abandonedCheckout(lead: LeadRow, at: Date): Promise<{ id: string; planName: string; recoveryUrl: string | null } | null> {
+async function abandonedCheckout(lead: LeadRow, at: Date): Promise<{ id: string; planName: string } | null> {
   if (lead.checkoutHours === null || lead.checkoutReminded) return null;
   const startedBefore = new Date(at.getTime() - lead.checkoutHours * HOUR_MS);
-  return db.checkoutSession
-    .findFirst({
-      where: {
-        visitorId: lead.visitorId,
-        createdAt: { gte: lead.createdAt },
-        OR: [
-          { provider: "local", status: "open", createdAt: { lte: startedBefore } },
-          { provider: "stripe", status: "canceled", recoveryUrl: { not: null } },
-        ],
-      },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, planName: true, recoveryUrl: true, recoveryUrlExpiresAt: true },
-    })
-    .then((open) => open && { ...open, recoveryUrl: open.recoveryUrlExpiresAt && open.recoveryUrlExpiresAt <= at ? null : open.recoveryUrl });
+  return db.checkoutSession.findFirst({
+    where: {
+      visitorId: lead.visitorId,
+      createdAt: { gte: lead.createdAt },
+      OR: [
+        { provider: "local", status: "open", createdAt: { lte: startedBefore } },
+        { provider: "stripe", status: "canceled", recoveryUrl: { not: null } },
+      ],
+    },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, planName: true },
+  });
 }
 
 /** A purchase the purchase hook may have missed (another instance mid-way): this browser's or address's completed checkout since the lead. */
